@@ -1,0 +1,61 @@
+# Two commands matter: `make run` and `make test`. Everything else supports them.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install install-dev migrate data lint typecheck pytest expire clean messages
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): requirements.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(DEV_STAMP): requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@ $(STAMP)
+
+install: $(STAMP)
+install-dev: $(DEV_STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+# Lexicons are committed, built files; this loads the moderated word changes and the demo accounts.
+data: migrate
+	$(PY) manage.py setup_site
+
+## make run: install, migrate, load data, serve on http://$(HOST):$(PORT) with Daphne (SQLite + in-memory layer)
+run: data
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: install-dev
+	$(PY) -m mypy --strict engine/
+	$(PY) -m mypy .
+
+pytest: install-dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+## make test: install dev requirements, ruff, mypy (--strict on engine/), pytest
+test: lint typecheck pytest
+
+## Resign players whose turn lapsed and send reminders; run it periodically (see README).
+expire: install
+	$(PY) manage.py expire_games
+
+messages: install
+	$(PY) manage.py makemessages --all --ignore=.venv --ignore=static/vendor
+	$(PY) manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) var staticfiles

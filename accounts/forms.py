@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+
+class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        # The database constraint is case-insensitive; say so before it would refuse.
+        if User.objects.filter(username__iexact=username).exists():
+            raise ValidationError(_("That username is taken."), code="username_taken")
+        return username

@@ -1,0 +1,118 @@
+"""Project-wide fixtures: personas, fast settings, and the services switch.
+
+Personas (STYLE.md): ``ana`` (seat 1), ``ben`` (seat 2), ``cleo`` (signed-in outsider or
+spectator), ``mia`` (moderator, ``is_staff``).
+
+Services: tests marked ``services`` need PostgreSQL and/or Redis. Without them they skip,
+unless ``REQUIRE_SERVICES=1`` (CI's service run), which turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.factories import make_user
+
+PURE_DIRS = ("engine", "lexicons")
+
+
+def require_services() -> bool:
+    return os.environ.get("REQUIRE_SERVICES", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def service_unavailable(reason: str) -> None:
+    """Skip, or fail when CI asked for the services to be really there."""
+    if require_services():
+        pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(f"service not available: {reason}")
+
+
+def tcp_reachable(url: str, default_port: int) -> bool:
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or default_port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    return [
+        f"wordgame: database={db['ENGINE'].rsplit('.', 1)[-1]} channel_layer={str(layer).rsplit('.', 1)[-1]} "
+        f"REQUIRE_SERVICES={'1' if require_services() else '0'}"
+    ]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Tests in engine/ and lexicons/ touch neither database nor channel layer: mark them so
+    # CI's second (services) run can leave them out with -m "not pure".
+    root = Path(__file__).parent
+    for item in items:
+        rel = Path(str(item.fspath)).relative_to(root)
+        if rel.parts and rel.parts[0] in PURE_DIRS:
+            item.add_marker(pytest.mark.pure)
+
+
+@pytest.fixture(autouse=True)
+def _fast_settings(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    if not os.environ.get("REDIS_URL"):
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The Redis URL for tests that need a real Redis (skip or fail without one)."""
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        service_unavailable("REDIS_URL is not set")
+    if not tcp_reachable(url, 6379):
+        service_unavailable(f"Redis at {url} does not answer")
+    return url
+
+
+@pytest.fixture
+def postgres(django_db_setup: None) -> Iterator[None]:
+    """For tests that need PostgreSQL's row locks (skip or fail on another database)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        service_unavailable(f"the test database is {connection.vendor}, not PostgreSQL (set DATABASE_URL)")
+    yield
+
+
+@pytest.fixture
+def ana(db: None) -> Any:
+    return make_user("ana")
+
+
+@pytest.fixture
+def ben(db: None) -> Any:
+    return make_user("ben")
+
+
+@pytest.fixture
+def cleo(db: None) -> Any:
+    return make_user("cleo")
+
+
+@pytest.fixture
+def mia(db: None) -> Any:
+    from django.contrib.auth.models import Group
+
+    user = make_user("mia", is_staff=True)
+    moderators = Group.objects.filter(name="Moderators").first()
+    if moderators is not None:
+        user.groups.add(moderators)
+    return user

@@ -1,0 +1,28 @@
+"""ASGI entry point: HTTP goes to Django, WebSockets to the apps' consumers.
+
+WebSocket connections pass the allowed-hosts origin check and carry the Django
+session user in ``scope["user"]``; each consumer decides what that user may watch.
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wordgame.settings")
+# Django must be set up before anything imports models (the routing modules do).
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from wordgame.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)

@@ -1,0 +1,7 @@
+"""Every app's WebSocket routes, collected in one list for asgi.py."""
+
+from __future__ import annotations
+
+from games.routing import websocket_urlpatterns as games_routes
+
+websocket_urlpatterns = [*games_routes]
