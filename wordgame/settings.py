@@ -140,6 +140,9 @@ else:
             # Games lock their row per action; on SQLite that means waiting for the
             # single writer rather than failing at once.
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # A file, not memory, so tests can share the test database with a second
+            # process (a Daphne server for the browser, another worker for live lexicons).
+            "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
         }
     }
 
