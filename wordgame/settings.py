@@ -133,6 +133,7 @@ VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 if database_url := os.environ.get("DATABASE_URL"):
     DATABASES = {"default": database_from_url(database_url)}
 else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
