@@ -1,0 +1,53 @@
+"""Wordgame's rules engine: pure Python, standard library only.
+
+No Django, no I/O beyond its own data files, no clock and no global random state: the
+caller passes the ``random.Random`` and decides about time. See ``docs/engine-api.md``.
+"""
+
+from __future__ import annotations
+
+from engine.board import EMPTY, Board, Layout, empty_board, layout
+from engine.errors import IllegalMove
+from engine.moves import (
+    Evaluation,
+    MoveRecord,
+    Placement,
+    Played,
+    evaluate,
+    exchange,
+    pass_turn,
+    play,
+    resign,
+    timeout,
+)
+from engine.scoring import WordScore
+from engine.state import EndOfGame, GameState, Rules, new_game
+from engine.tiles import BLANK, LANGUAGES, TileSet, tileset
+
+__all__ = [
+    "BLANK",
+    "EMPTY",
+    "LANGUAGES",
+    "Board",
+    "EndOfGame",
+    "Evaluation",
+    "GameState",
+    "IllegalMove",
+    "Layout",
+    "MoveRecord",
+    "Placement",
+    "Played",
+    "Rules",
+    "TileSet",
+    "WordScore",
+    "empty_board",
+    "evaluate",
+    "exchange",
+    "layout",
+    "new_game",
+    "pass_turn",
+    "play",
+    "resign",
+    "tileset",
+    "timeout",
+]
