@@ -58,9 +58,7 @@ def alphabet(language: str) -> tuple[str, ...]:
 def _letters(language: str) -> tuple[frozenset[str], frozenset[str]]:
     """(lowercase alphabet, lowercase kept letters with diacritics) of ``language``."""
     lower = frozenset(letter.lower() for letter in alphabet(language))
-    kept = frozenset(
-        letter for letter in lower if unicodedata.normalize("NFD", letter) != letter
-    )
+    kept = frozenset(letter for letter in lower if unicodedata.normalize("NFD", letter) != letter)
     return lower, kept
 
 
@@ -91,9 +89,7 @@ def _map_char(language: str, ch: str) -> str | None:
                 continue
             base = _SPECIAL.get(low)
             if base is None:
-                base = "".join(
-                    c for c in unicodedata.normalize("NFD", low) if not unicodedata.combining(c)
-                )
+                base = "".join(c for c in unicodedata.normalize("NFD", low) if not unicodedata.combining(c))
             out.append(base)
         text = "".join(out)
         if text and all(c in lower for c in text):
