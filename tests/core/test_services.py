@@ -28,6 +28,7 @@ def run_probe(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
         (probe_dir / "test_probe.py").write_text(PROBE)
         clean = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "REQUIRE_SERVICES", "PYTEST_ADDOPTS", "DATABASE_URL"}}
         clean.update(env)
+        clean["COLUMNS"] = "300"  # keep pytest's one-line failure summary whole
         return subprocess.run(
             [sys.executable, "-m", "pytest", str(probe_dir), "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
             cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120,
@@ -48,8 +49,9 @@ def test_missing_redis_skips_without_the_switch(tmp_path):
 @pytest.mark.pure
 def test_missing_redis_fails_with_require_services(tmp_path):
     result = run_probe(tmp_path, REDIS_URL="redis://127.0.0.1:1/0", REQUIRE_SERVICES="1")
+    # A fixture that fails reports the test as an error; either way the run fails.
     assert result.returncode == 1, result.stdout
-    assert "1 failed" in result.stdout
+    assert "1 error" in result.stdout or "1 failed" in result.stdout
     assert "REQUIRE_SERVICES=1 but Redis" in result.stdout
 
 
