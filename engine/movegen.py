@@ -1,0 +1,746 @@
+"""The move generator: every legal play for a board and a rack, scored and ranked.
+
+Algorithm: Appel & Jacobson (1988), "The world's fastest Scrabble program", on the
+flat DAWG of :class:`engine.lexicon.WordGraph`. For each direction the board is seen as
+lines (rows for across plays, columns for down plays). An *anchor* is an empty square
+next to a tile (on an empty board: the centre). A play is built from its leftmost
+anchor: a *left part* on the empty non-anchor squares before it (or the tiles already
+on the board just before it), then extended to the right through the anchor, placing
+rack tiles on empty squares and following board tiles, while walking the graph. Each
+play is found exactly once: its leftmost anchor is unique, and left parts never cover
+an anchor.
+
+Per empty square a *cross-check* mask says which letters make a valid word with the
+tiles above and below it (for across plays): bit ``k`` for letter code ``k``, the same
+layout as a graph node's child bits, so ``node_mask & crosscheck & rack_mask`` gives
+the letters worth trying. The hot loop runs only on flat integers: the graph's
+``nodes`` array, lists of ints for the board, the rack as counts per letter code and a
+bit mask of the letters still on it. Scores are accumulated on the way down (main word
+letters after letter premiums, word multiplier, cross-word total), so a finished play
+is scored in O(1).
+
+Moderated lexicons: the search walks every graph of ``lexicon.graphs()``; a main word
+in ``lexicon.removed``, or one already found in an earlier graph, is dropped, and
+cross-checks use the same union-minus-removed rule.
+
+``best`` (top k) prunes with score upper bounds: for every (anchor, left-part length)
+and number of tiles the squares a play would cover are fixed, so an upper bound is the
+best assignment of the rack's tile values to those squares' coefficients (rearrangement
+inequality), ignoring the lexicon. Searches run in decreasing order of bound and stop
+once no remaining bound can reach the k-th best score found so far.
+
+Ordering everywhere: higher score first; equal scores in ascending order of their
+tile lists ``[[row, col, char], ...]`` sorted, where ``char`` is the board character
+(uppercase letter, lowercase for a blank), compared as Python compares such lists.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from engine.board import EMPTY, Board, Layout
+from engine.lexicon import Lexicon
+from engine.moves import Placement
+from engine.scoring import ACROSS, DOWN, Direction, WordScore, words_formed
+from engine.tiles import BLANK, TileSet
+
+__all__ = ["GeneratedMove", "MoveCount", "best", "count", "generate"]
+
+_LETTER_FACTOR = {"DL": 2, "TL": 3}
+_WORD_FACTOR = {"DW": 2, "TW": 3}
+
+# A placed tile inside the search: (line square << 6) | (letter code << 1) | is_blank.
+# Letter codes are at most 31, so code and blank flag fit in the low 6 bits.
+_SQ_SHIFT = 6
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedMove:
+    """One legal play: its tiles (sorted by row, then column), score and direction.
+
+    ``score`` includes the bingo bonus. ``words`` (main word first, then cross words
+    in board order) is computed on demand with the engine's own scoring, so generating
+    many moves stays cheap.
+    """
+
+    placements: tuple[Placement, ...]
+    score: int
+    bingo: bool
+    direction: Direction
+    board: Board = field(repr=False, compare=False)
+    tileset: TileSet = field(repr=False, compare=False)
+    layout: Layout = field(repr=False, compare=False)
+
+    @property
+    def words(self) -> tuple[WordScore, ...]:
+        """The words formed, scored: the main word first, then the cross words."""
+        new = {(p.row, p.col): p.board_char for p in self.placements}
+        return words_formed(self.board, new, self.tileset, self.layout)
+
+    @property
+    def tiles(self) -> tuple[tuple[int, int, str], ...]:
+        """``(row, col, board character)`` per tile, lowercase for a blank, sorted."""
+        return tuple((p.row, p.col, p.board_char) for p in self.placements)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCount:
+    """How many legal plays there are and the best score (None when there is none)."""
+
+    count: int
+    best_score: int | None
+
+
+# -- per (tileset, layout, alphabet) tables -------------------------------------------
+
+
+class _Tables:
+    """Everything that depends only on the tile set, the layout and the graph alphabet."""
+
+    def __init__(self, tiles: TileSet, geometry: Layout, alphabet: tuple[str, ...]) -> None:
+        n = geometry.size
+        self.size = n
+        self.stride = n + 1  # one sentinel square (never playable) after each line
+        self.alphabet = alphabet
+        self.letters = ("", *alphabet)
+        self.codes = {letter: i + 1 for i, letter in enumerate(alphabet)}
+        self.values = [0] + [tiles.values.get(letter, 0) for letter in alphabet]
+        # Letters the game has tiles for; a graph letter without a tile cannot be played.
+        self.tile_mask = sum(1 << self.codes[ch] for ch in alphabet if ch in tiles.values)
+        self.blank_mask = sum(1 << self.codes[ch] for ch in alphabet if ch in tiles.blank_letters)
+        self.rack_size = tiles.rack_size
+        self.bingo = tiles.bingo_bonus
+        self.center = geometry.center
+        # Premiums in line coordinates for each direction (index i * stride + j).
+        s = self.stride
+        self.lm: dict[Direction, list[int]] = {}
+        self.wm: dict[Direction, list[int]] = {}
+        for direction in (ACROSS, DOWN):
+            lm = [1] * (n * s)
+            wm = [1] * (n * s)
+            for (row, col), premium in geometry.premiums.items():
+                i, j = (row, col) if direction == ACROSS else (col, row)
+                lm[i * s + j] = _LETTER_FACTOR.get(premium, 1)
+                wm[i * s + j] = _WORD_FACTOR.get(premium, 1)
+            self.lm[direction] = lm
+            self.wm[direction] = wm
+        # Sort keys: a tile's position in the tie-break order is (row, col, char) with
+        # char the board character; rank the 2 * 32 (code, blank) pairs by that string.
+        chars: dict[int, str] = {}
+        for letter, code in self.codes.items():
+            chars[code << 1] = letter
+            chars[(code << 1) | 1] = letter.lower()
+        ranked = sorted(chars, key=lambda key: chars[key])
+        self.rank = [0] * 64
+        self.unrank: list[tuple[str, bool]] = [("", False)] * 64
+        for r, key in enumerate(ranked):
+            self.rank[key] = r
+            self.unrank[r] = (self.letters[key >> 1], bool(key & 1))
+        # enc (line tile) -> board-order sort key (row * size + col) * 64 + rank.
+        self.sort_key: dict[Direction, list[int]] = {}
+        for direction in (ACROSS, DOWN):
+            keys = [0] * (n * s << _SQ_SHIFT)
+            for i in range(n):
+                for j in range(n):
+                    row, col = (i, j) if direction == ACROSS else (j, i)
+                    base = (i * s + j) << _SQ_SHIFT
+                    for low in range(64):
+                        keys[base | low] = (row * n + col) * 64 + self.rank[low]
+            self.sort_key[direction] = keys
+
+
+_TABLES: dict[tuple[int, int, tuple[str, ...]], tuple[TileSet, Layout, _Tables]] = {}
+
+
+def _tables(tiles: TileSet, geometry: Layout, alphabet: tuple[str, ...]) -> _Tables:
+    key = (id(tiles), id(geometry), alphabet)
+    hit = _TABLES.get(key)
+    # Identity check: an id can be reused once its object is gone.
+    if hit is not None and hit[0] is tiles and hit[1] is geometry:
+        return hit[2]
+    if len(_TABLES) > 32:
+        _TABLES.clear()
+    made = _Tables(tiles, geometry, alphabet)
+    _TABLES[key] = (tiles, geometry, made)
+    return made
+
+
+# -- one position ----------------------------------------------------------------------
+
+
+class _Lines:
+    """One direction of one board, as flat lists in line coordinates.
+
+    Square ``(i, j)`` of line ``i`` is index ``i * stride + j``; index ``i * stride +
+    size`` is a sentinel: empty, nothing playable (``xmask`` 0).
+    """
+
+    __slots__ = ("anchors", "codes", "direction", "lm", "values", "wm", "xc", "xmask", "xw")
+
+    def __init__(
+        self,
+        direction: Direction,
+        codes: list[int],
+        values: list[int],
+        xmask: list[int],
+        xc: list[int],
+        xw: list[int],
+        anchors: list[tuple[int, int]],
+        t: _Tables,
+    ) -> None:
+        self.direction = direction
+        self.codes = codes  # letter code of the board tile, 0 when empty
+        self.values = values  # points of the board tile (0 for a blank on the board)
+        self.xmask = xmask  # letters allowed by the perpendicular word
+        self.xc = xc  # (points of the perpendicular neighbours) * word factor, if any
+        self.xw = xw  # word factor if a perpendicular word is formed, else 0
+        self.anchors = anchors  # (line, position)
+        self.lm = t.lm[direction]
+        self.wm = t.wm[direction]
+
+
+class _Position:
+    """A board, a rack and a lexicon, prepared for searching."""
+
+    def __init__(self, board: Board, rack: str, tiles: TileSet, geometry: Layout, lexicon: Lexicon) -> None:
+        graphs = tuple(lexicon.graphs())
+        if not graphs:
+            raise ValueError("the lexicon has no word graph")
+        alphabet = graphs[0].alphabet
+        if any(g.alphabet != alphabet for g in graphs):
+            raise ValueError("all graphs of a lexicon must share one alphabet")
+        t = _tables(tiles, geometry, tuple(alphabet))
+        self.t = t
+        self.board = board
+        self.tileset = tiles
+        self.layout = geometry
+        self.graphs = graphs
+        self.removed = lexicon.removed
+        n = t.size
+        if len(board) != n or any(len(row) != n for row in board):
+            raise ValueError(f"the board must be {n} strings of {n} characters")
+
+        # Rack: counts per letter code, number of blanks.
+        self.counts = [0] * 32
+        self.blanks = 0
+        for tile in rack:
+            if tile == BLANK:
+                self.blanks += 1
+                continue
+            code = t.codes.get(tile)
+            if code is None or not (t.tile_mask >> code) & 1:
+                raise ValueError(f"{tile!r} is not a tile of {tiles.language}")
+            self.counts[code] += 1
+        self.avail = sum(1 << k for k in range(32) if self.counts[k])
+        self.ntiles = len(rack)
+        # Blanks may stand only for the language's blank letters.
+        self.bmask = t.blank_mask if self.blanks else 0
+        vals = sorted([t.values[k] for k in range(32) for _ in range(self.counts[k])], reverse=True)
+        self.rack_values = vals + [0] * self.blanks
+
+        grid = [0] * (n * n)
+        points = [0] * (n * n)
+        for r, row in enumerate(board):
+            for c, ch in enumerate(row):
+                if ch == EMPTY:
+                    continue
+                upper = ch.upper()
+                code = t.codes.get(upper)
+                if code is None:
+                    raise ValueError(f"board square ({r}, {c}): {ch!r} is not a letter of the lexicon")
+                grid[r * n + c] = code
+                points[r * n + c] = t.values[code] if ch == upper else 0
+        self.first_move = not any(grid)
+        self.lines = {d: self._lines(d, grid, points) for d in (ACROSS, DOWN)}
+
+    def _lines(self, direction: Direction, grid: list[int], points: list[int]) -> _Lines:
+        t = self.t
+        n, s = t.size, t.stride
+        codes = [0] * (n * s)
+        values = [0] * (n * s)
+        for i in range(n):
+            for j in range(n):
+                r, c = (i, j) if direction == ACROSS else (j, i)
+                codes[i * s + j] = grid[r * n + c]
+                values[i * s + j] = points[r * n + c]
+        full = t.tile_mask | t.blank_mask
+        xmask = [full] * (n * s)
+        xc = [0] * (n * s)
+        xw = [0] * (n * s)
+        wm = t.wm[direction]
+        anchors: list[tuple[int, int]] = []
+        for i in range(n):
+            xmask[i * s + n] = 0
+            for j in range(n):
+                sq = i * s + j
+                if codes[sq]:
+                    xmask[sq] = 0
+                    continue
+                # The perpendicular run: lines i-1, i-2, ... and i+1, i+2, ... at j.
+                up: list[int] = []
+                k = i - 1
+                while k >= 0 and codes[k * s + j]:
+                    up.append(k * s + j)
+                    k -= 1
+                down: list[int] = []
+                k = i + 1
+                while k < n and codes[k * s + j]:
+                    down.append(k * s + j)
+                    k += 1
+                touches = bool(up or down)
+                if not touches:
+                    touches = (j > 0 and codes[sq - 1] != 0) or (j + 1 < n and codes[sq + 1] != 0)
+                if touches:
+                    anchors.append((i, j))
+                if up or down:
+                    up.reverse()
+                    prefix = [codes[q] for q in up]
+                    suffix = [codes[q] for q in down]
+                    xmask[sq] = self._cross_mask(prefix, suffix) & full
+                    xw[sq] = wm[sq]
+                    xc[sq] = (sum(values[q] for q in up) + sum(values[q] for q in down)) * wm[sq]
+        if self.first_move:
+            r, c = t.center
+            anchors = [(r, c) if direction == ACROSS else (c, r)]
+        return _Lines(direction, codes, values, xmask, xc, xw, anchors, t)
+
+    def _cross_mask(self, prefix: list[int], suffix: list[int]) -> int:
+        """Letters ``k`` such that prefix + k + suffix is a valid word."""
+        mask = 0
+        for g in self.graphs:
+            nodes = g.nodes
+            n = g.root
+            ok = True
+            for code in prefix:
+                w = nodes[n]
+                bit = 1 << code
+                if not w & bit:
+                    ok = False
+                    break
+                n = nodes[n + 1 + (w & (bit - 2)).bit_count()]
+            if not ok:
+                continue
+            w0 = nodes[n]
+            cand = w0 & ~1 & ~mask
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                m = nodes[n + 1 + (w0 & (low - 2)).bit_count()]
+                for code in suffix:
+                    w = nodes[m]
+                    bit = 1 << code
+                    if not w & bit:
+                        m = -1
+                        break
+                    m = nodes[m + 1 + (w & (bit - 2)).bit_count()]
+                if m >= 0 and nodes[m] & 1:
+                    mask |= low
+        if self.removed and mask:
+            letters = self.t.letters
+            head = "".join(letters[c] for c in prefix)
+            tail = "".join(letters[c] for c in suffix)
+            cand = mask
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                if head + letters[low.bit_length() - 1] + tail in self.removed:
+                    mask ^= low
+        return mask
+
+    # -- tasks and bounds ------------------------------------------------------------
+
+    def tasks(self, lines: _Lines) -> list[tuple[int, int, int]]:
+        """``(line, anchor, left)`` for every anchor: ``left >= 0`` is the largest
+        left part from the rack (empty non-anchor squares before the anchor, at most
+        the rack size - 1); ``left == -1`` means tiles on the board precede it."""
+        s = self.t.stride
+        codes = lines.codes
+        anchor_set = {i * s + j for i, j in lines.anchors}
+        out: list[tuple[int, int, int]] = []
+        for i, a in lines.anchors:
+            sq = i * s + a
+            if a > 0 and codes[sq - 1]:
+                out.append((i, a, -1))
+                continue
+            limit = 0
+            j = a - 1
+            while j >= 0 and not codes[i * s + j] and (i * s + j) not in anchor_set:
+                limit += 1
+                j -= 1
+            out.append((i, a, min(limit, self.ntiles - 1)))
+        return out
+
+    def bounds(self, lines: _Lines, i: int, a: int, left: int) -> list[int]:
+        """Upper bounds on the score of a play from this anchor with a left part of
+        ``left`` rack tiles (or board tiles when ``left == -1``), per number of tiles
+        placed: ``result[t]`` for t = 0..ntiles (-1 when impossible)."""
+        t = self.t
+        s, n = t.stride, t.size
+        codes, values = lines.codes, lines.values
+        lm, wm, xc, xw, xmask = lines.lm, lines.wm, lines.xc, lines.xw, lines.xmask
+        playable = self.avail | self.bmask
+        result = [-1] * (self.ntiles + 1)
+        base = i * s
+        board_sum = 0
+        if left == -1:
+            j = a - 1
+            while j >= 0 and codes[base + j]:
+                board_sum += values[base + j]
+                j -= 1
+            j = a
+            need = 1
+        else:
+            j = a - left
+            need = left + 1
+        placed: list[int] = []
+        vals = self.rack_values
+        for count in range(1, self.ntiles + 1):
+            while j < n and codes[base + j]:
+                board_sum += values[base + j]
+                j += 1
+            if j >= n or not xmask[base + j] & playable:
+                break
+            placed.append(base + j)
+            j += 1
+            if count < need:
+                continue
+            after = 0
+            k = j
+            while k < n and codes[base + k]:
+                after += values[base + k]
+                k += 1
+            mult = 1
+            for q in placed:
+                mult *= wm[q]
+            fixed = (board_sum + after) * mult + sum(xc[q] for q in placed)
+            if count == t.rack_size:
+                fixed += t.bingo
+            coefs = sorted((lm[q] * (mult + xw[q]) for q in placed), reverse=True)
+            result[count] = fixed + sum(c * v for c, v in zip(coefs, vals, strict=False))
+        return result
+
+
+# -- the search ------------------------------------------------------------------------
+
+
+def _search(
+    pos: _Position,
+    lines: _Lines,
+    graph_index: int,
+    tasks: Iterable[tuple[int, int, int, int, int]],
+    scores: list[int] | None,
+    moves: list[tuple[int, tuple[int, ...]]] | None,
+    threshold: list[int],
+) -> None:
+    """Run the Appel-Jacobson search of one graph over ``tasks``.
+
+    A task is ``(line, anchor, lo, hi, tmax)``: left parts of ``lo..hi`` rack tiles
+    (``lo == -1``: the board tiles before the anchor), plays of at most ``tmax`` tiles.
+    Found plays go to ``scores`` (just the score) when it is given, else to ``moves`` as
+    ``(score, encoded tiles)`` for plays scoring at least ``threshold[0]`` (a list, so
+    the caller can raise it between tasks).
+    """
+    t = pos.t
+    graph = pos.graphs[graph_index]
+    nodes = graph.nodes
+    root = graph.root
+    s = t.stride
+    codes, values = lines.codes, lines.values
+    xmask, xc, xw, lm, wm = lines.xmask, lines.xc, lines.xw, lines.lm, lines.wm
+    vals = t.values
+    counts = list(pos.counts)
+    bmask = pos.bmask
+    rack_size = t.rack_size
+    bingo = t.bingo
+    # A one-tile play is found in the across pass when it makes an across word; the
+    # down pass skips those so that it counts once.
+    skip_single = lines.direction == DOWN
+    tiles: list[int] = []
+    lp: list[int] = []
+    emit_score = scores.append if scores is not None else None
+    emit_move = moves.append if moves is not None else None
+
+    check: Callable[[int], bool] | None = None
+    if pos.removed or graph_index > 0:
+        removed = pos.removed
+        earlier = pos.graphs[:graph_index]
+        letters = t.letters
+
+        def accept(j: int) -> bool:
+            """The main word (start..j-1) is valid and not already found in an
+            earlier graph of the lexicon."""
+            placed = {e >> _SQ_SHIFT: (e >> 1) & 31 for e in tiles}
+            word = "".join(letters[codes[q] or placed[q]] for q in range(base + start, base + j))
+            return word not in removed and not any(word in g for g in earlier)
+
+        check = accept
+
+    # Per task: the line's first index, the anchor, the main word's start, tile cap.
+    base = 0
+    anchor = 0
+    start = 0
+    tmax = 0
+
+    def extend(n: int, j: int, msum: int, mult: int, xtot: int, nt: int, avail: int, blanks: int) -> None:
+        # n: graph node after the letters start..j-1; j: next position in the line.
+        w = nodes[n]
+        sq = base + j
+        c = codes[sq]
+        while c:  # follow the tiles already on the board
+            bit = 1 << c
+            if not w & bit:
+                return
+            n = nodes[n + 1 + (w & (bit - 2)).bit_count()]
+            w = nodes[n]
+            msum += values[sq]
+            sq += 1
+            j += 1
+            c = codes[sq]
+        if (
+            w & 1
+            and j > anchor
+            and j - start > 1
+            and (nt > 1 or not skip_single or not xw[tiles[0] >> _SQ_SHIFT])
+            and (check is None or check(j))
+        ):
+            score = msum * mult + xtot
+            if nt == rack_size:
+                score += bingo
+            if emit_score is not None:
+                emit_score(score)
+            elif emit_move is not None and score >= threshold[0]:
+                emit_move((score, tuple(tiles)))
+        if nt >= tmax:
+            return
+        cand = w & xmask[sq] & (avail | (bmask if blanks else 0))
+        if not cand:
+            return
+        lmq = lm[sq]
+        wmq = wm[sq]
+        xcq = xc[sq]
+        xwq = xw[sq]
+        mult2 = mult * wmq
+        j += 1
+        nt += 1
+        enc = sq << _SQ_SHIFT
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            child = nodes[n + 1 + (w & (low - 2)).bit_count()]
+            k = low.bit_length() - 1
+            if avail & low:
+                v = vals[k] * lmq
+                left = counts[k] - 1
+                counts[k] = left
+                tiles.append(enc | (k << 1))
+                extend(
+                    child,
+                    j,
+                    msum + v,
+                    mult2,
+                    xtot + xcq + v * xwq,
+                    nt,
+                    avail if left else avail ^ low,
+                    blanks,
+                )
+                tiles.pop()
+                counts[k] = left + 1
+            if blanks and bmask & low:
+                tiles.append(enc | (k << 1) | 1)
+                extend(child, j, msum, mult2, xtot + xcq, nt, avail, blanks - 1)
+                tiles.pop()
+
+    lo = hi = 0
+
+    def left_part(n: int, size: int, avail: int, blanks: int) -> None:
+        # lp holds ``size`` rack tiles (code << 1 | blank) that end just before the anchor.
+        nonlocal start
+        if size >= lo:
+            start = anchor - size
+            msum = 0
+            mult = 1
+            tiles.clear()
+            for idx, e in enumerate(lp):
+                sq = base + start + idx
+                if not e & 1:
+                    msum += vals[e >> 1] * lm[sq]
+                mult *= wm[sq]
+                tiles.append((sq << _SQ_SHIFT) | e)
+            extend(n, anchor, msum, mult, 0, size, avail, blanks)
+        if size >= hi:
+            return
+        w = nodes[n]
+        cand = w & (avail | (bmask if blanks else 0))
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            child = nodes[n + 1 + (w & (low - 2)).bit_count()]
+            k = low.bit_length() - 1
+            if avail & low:
+                remaining = counts[k] - 1
+                counts[k] = remaining
+                lp.append(k << 1)
+                left_part(child, size + 1, avail if remaining else avail ^ low, blanks)
+                lp.pop()
+                counts[k] = remaining + 1
+            if blanks and bmask & low:
+                lp.append((k << 1) | 1)
+                left_part(child, size + 1, avail, blanks - 1)
+                lp.pop()
+
+    for i, a, lo_, hi_, tmax_ in tasks:
+        base = i * s
+        anchor = a
+        tmax = tmax_
+        if lo_ == -1:
+            # The left part is the run of board tiles ending just before the anchor.
+            j = a - 1
+            while j >= 0 and codes[base + j]:
+                j -= 1
+            start = j + 1
+            n = root
+            msum = 0
+            for q in range(base + start, base + a):
+                w = nodes[n]
+                bit = 1 << codes[q]
+                if not w & bit:
+                    n = -1
+                    break
+                n = nodes[n + 1 + (w & (bit - 2)).bit_count()]
+                msum += values[q]
+            if n >= 0:
+                tiles.clear()
+                extend(n, a, msum, 1, 0, 0, pos.avail, pos.blanks)
+        else:
+            lo, hi = lo_, hi_
+            lp.clear()
+            left_part(root, 0, pos.avail, pos.blanks)
+
+
+# -- public API ------------------------------------------------------------------------
+
+
+def _decode(pos: _Position, ranked: tuple[int, ...]) -> tuple[Placement, ...]:
+    n = pos.t.size
+    unrank = pos.t.unrank
+    out = []
+    for key in ranked:
+        sq, r = divmod(key, 64)
+        letter, blank = unrank[r]
+        out.append(Placement(sq // n, sq % n, letter, blank))
+    return tuple(out)
+
+
+def _moves(pos: _Position, found: Sequence[tuple[int, Direction, tuple[int, ...]]]) -> list[GeneratedMove]:
+    """Sort raw finds best first (ties by tile list) and turn them into moves."""
+    keyed = []
+    for score, direction, encs in found:
+        sort_key = pos.t.sort_key[direction]
+        keyed.append((-score, tuple(sorted(sort_key[e] for e in encs)), direction))
+    keyed.sort()
+    rack_size = pos.t.rack_size
+    return [
+        GeneratedMove(
+            placements=_decode(pos, ranked),
+            score=-neg,
+            bingo=len(ranked) == rack_size,
+            direction=direction,
+            board=pos.board,
+            tileset=pos.tileset,
+            layout=pos.layout,
+        )
+        for neg, ranked, direction in keyed
+    ]
+
+
+def _full_tasks(pos: _Position, lines: _Lines) -> list[tuple[int, int, int, int, int]]:
+    return [(i, a, -1 if left == -1 else 0, left, pos.ntiles) for i, a, left in pos.tasks(lines)]
+
+
+def generate(
+    board: Board, rack: str, *, tileset: TileSet, layout: Layout, lexicon: Lexicon
+) -> list[GeneratedMove]:
+    """Every legal play of tiles from ``rack`` on ``board``, best score first.
+
+    ``rack`` is letters and ``?`` for blanks; ``board`` as in ``engine.board`` (an empty
+    board means a first move: it must cover the centre with at least two tiles).
+    Raises ``ValueError`` for a rack tile or board letter the language does not have.
+    """
+    pos = _Position(board, rack, tileset, layout, lexicon)
+    found: list[tuple[int, Direction, tuple[int, ...]]] = []
+    for direction, lines in pos.lines.items():
+        tasks = _full_tasks(pos, lines)
+        for gi in range(len(pos.graphs)):
+            raw: list[tuple[int, tuple[int, ...]]] = []
+            _search(pos, lines, gi, tasks, None, raw, [-1])
+            found.extend((score, direction, encs) for score, encs in raw)
+    return _moves(pos, found)
+
+
+def count(board: Board, rack: str, *, tileset: TileSet, layout: Layout, lexicon: Lexicon) -> MoveCount:
+    """The number of legal plays and the best score, enumerating every play but
+    building no move objects (what ``python -m engine moves --count-only`` prints)."""
+    pos = _Position(board, rack, tileset, layout, lexicon)
+    scores: list[int] = []
+    for lines in pos.lines.values():
+        tasks = _full_tasks(pos, lines)
+        for gi in range(len(pos.graphs)):
+            _search(pos, lines, gi, tasks, scores, None, [-1])
+    return MoveCount(len(scores), max(scores) if scores else None)
+
+
+def best(
+    board: Board, rack: str, *, tileset: TileSet, layout: Layout, lexicon: Lexicon, k: int = 1
+) -> list[GeneratedMove]:
+    """The ``k`` best plays, in the same order as :func:`generate` (``generate(...)[:k]``),
+    pruning with score upper bounds instead of enumerating every play."""
+    if k <= 0:
+        return []
+    pos = _Position(board, rack, tileset, layout, lexicon)
+    # Every (direction, anchor, left-part length) with its bounds per tile count.
+    work: list[tuple[int, int, Direction, int, int, int, list[int]]] = []
+    for direction, lines in pos.lines.items():
+        for i, a, left in pos.tasks(lines):
+            sizes = [-1] if left == -1 else range(left + 1)
+            for size in sizes:
+                per_count = pos.bounds(lines, i, a, size)
+                top = max(per_count)
+                if top >= 0:
+                    work.append((-top, len(work), direction, i, a, size, per_count))
+    heapq.heapify(work)
+    threshold = [-1]
+    kept: list[tuple[int, Direction, tuple[int, ...]]] = []
+    # Raw finds with score >= threshold, per direction; trimmed to the k best.
+    while work:
+        neg_top, _, direction, i, a, size, per_count = heapq.heappop(work)
+        if -neg_top < threshold[0]:
+            break
+        lines = pos.lines[direction]
+        # Plays with more tiles than the last count whose bound reaches the threshold
+        # cannot make the top k: cap the search depth there.
+        tmax = max(c for c, b in enumerate(per_count) if b >= threshold[0])
+        task = (i, a, size, size, tmax)
+        for gi in range(len(pos.graphs)):
+            raw: list[tuple[int, tuple[int, ...]]] = []
+            _search(pos, lines, gi, (task,), None, raw, threshold)
+            kept.extend((score, direction, encs) for score, encs in raw)
+        if len(kept) >= k:
+            kept = _top(pos, kept, k)
+            threshold[0] = kept[-1][0]
+    return _moves(pos, _top(pos, kept, k))
+
+
+def _top(
+    pos: _Position, found: list[tuple[int, Direction, tuple[int, ...]]], k: int
+) -> list[tuple[int, Direction, tuple[int, ...]]]:
+    """The k best raw finds in the final order."""
+    sort_keys = pos.t.sort_key
+
+    def order(item: tuple[int, Direction, tuple[int, ...]]) -> tuple[int, tuple[int, ...]]:
+        score, direction, encs = item
+        keys = sort_keys[direction]
+        return -score, tuple(sorted(keys[e] for e in encs))
+
+    return sorted(found, key=order)[:k]
