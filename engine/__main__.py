@@ -1,0 +1,213 @@
+"""Command-line interface: ``python -m engine <command> ...``.
+
+``score`` validates and scores plays given as JSON lines, for analysts and for checking
+the engine against other implementations::
+
+    python -m engine score --language en [--wordlist FILE] [FILE]
+
+Each input line is ``{"id": ..., "board": [15 strings], "rack": "AEI?RST",
+"move": [[row, col, "A"], ...]}`` (0-based; board ``.`` empty, uppercase tile, lowercase
+blank; rack ``?`` blank; in ``move`` a lowercase letter is a blank and ``?`` a blank with
+no letter chosen). Each output line is ``{"id", "legal": true, "score", "words",
+"bingo"}`` or ``{"id", "legal": false, "error", "message"}``; ``error`` is an
+``IllegalMove`` code, or ``bad_input`` for a line that is not a well-formed request.
+
+What counts as ``bad_input``: a line that is not a JSON object; a board that is not 15
+strings of 15 characters each ``.`` or a tile of the language (or a lowercase blank for a
+letter a blank may stand for); a rack that is not a string of at most 7 of the
+language's letters and ``?``; a move that is not a list of ``[int, int, one-character
+string]`` whose character is a letter or ``?``. A letter that is a letter but not one of
+the language's (``K`` in Spanish) is judged as a move: ``letter_not_in_language``. Blank
+lines are skipped. Strings are taken in Unicode NFC form.
+
+Without ``--wordlist`` the language's built lexicon ``fixtures/lexicons/<LANG>.dawg`` is
+loaded; if it is missing the command stops with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from collections.abc import Callable, Container, Iterable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from engine.board import Layout, check_board, layout
+from engine.errors import IllegalMove
+from engine.moves import Placement, evaluate
+from engine.tiles import BLANK, LANGUAGES, TileSet, tileset
+
+LEXICON_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "lexicons"
+BAD_INPUT = "bad_input"
+
+# Exit statuses: 0 ran (whatever the plays' verdicts), 2 could not run.
+EXIT_OK = 0
+EXIT_CANNOT_RUN = 2
+
+
+class CannotRun(Exception):
+    """A problem that stops the whole command (missing lexicon or input file)."""
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def parse_rack(value: object, tiles: TileSet) -> str:
+    """A request's rack, or ``ValueError``."""
+    if not isinstance(value, str):
+        raise ValueError("'rack' must be a string")
+    rack = _nfc(value)
+    if len(rack) > tiles.rack_size:
+        raise ValueError(f"'rack' holds more than {tiles.rack_size} tiles")
+    for char in rack:
+        if not tiles.is_tile(char):
+            raise ValueError(f"'rack': {char!r} is not a tile of {tiles.language}")
+    return rack
+
+
+def parse_move(value: object) -> list[Placement]:
+    """A request's move as placements, or ``ValueError``. Letters are not checked
+    against the language here: that is ``evaluate``'s ``letter_not_in_language``."""
+    if not isinstance(value, list):
+        raise ValueError("'move' must be a list of [row, col, letter]")
+    placements = []
+    for item in value:
+        if not (isinstance(item, list) and len(item) == 3):
+            raise ValueError("each 'move' item must be [row, col, letter]")
+        row, col, letter = item
+        # bool is an int subclass; true/false as a coordinate is a malformed request.
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (row, col)):
+            raise ValueError("row and col must be integers")
+        if not isinstance(letter, str):
+            raise ValueError("the letter must be a string")
+        letter = _nfc(letter)
+        if letter == BLANK:
+            placements.append(Placement(row, col, BLANK, blank=True))
+        elif len(letter) == 1 and letter.isalpha():
+            blank = letter != letter.upper()
+            placements.append(Placement(row, col, letter.upper(), blank=blank))
+        else:
+            raise ValueError(f"{letter!r} is not a letter or '?'")
+    return placements
+
+
+def score_request(line: str, tiles: TileSet, geometry: Layout, lexicon: Container[str]) -> dict[str, Any]:
+    """The output object for one input line."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return _bad(None, f"not JSON: {exc}")
+    if not isinstance(data, dict):
+        return _bad(None, "each line must be a JSON object")
+    ident = data.get("id")
+    try:
+        rows = data.get("board")
+        if isinstance(rows, list):
+            rows = [_nfc(row) if isinstance(row, str) else row for row in rows]
+        board = check_board(rows, tiles, geometry.size)
+        rack = parse_rack(data.get("rack"), tiles)
+        placements = parse_move(data.get("move"))
+    except ValueError as exc:
+        return _bad(ident, str(exc))
+    try:
+        result = evaluate(board, placements, tileset=tiles, layout=geometry, lexicon=lexicon, rack=rack)
+    except IllegalMove as exc:
+        return {"id": ident, "legal": False, "error": exc.code, "message": exc.message}
+    return {
+        "id": ident,
+        "legal": True,
+        "score": result.score,
+        "words": [{"word": word.word, "score": word.score} for word in result.words],
+        "bingo": result.bingo,
+    }
+
+
+def _bad(ident: object, message: str) -> dict[str, Any]:
+    return {"id": ident, "legal": False, "error": BAD_INPUT, "message": message}
+
+
+def load_lexicon(language: str, wordlist: Path | None) -> Container[str]:
+    """The word list given, normalised for the language, or the built lexicon."""
+    # Imported here so that `python -m engine --help` works without the lexicon code.
+    from engine.lexicon import WordGraph, WordListLexicon
+    from engine.normalize import normalize_word
+
+    if wordlist is not None:
+        try:
+            text = wordlist.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CannotRun(f"cannot read word list {wordlist}: {exc.strerror}") from exc
+        words = (normalize_word(language, line) for line in text.splitlines())
+        return WordListLexicon((w for w in words if w), tileset(language).alphabet)
+    path = LEXICON_DIR / f"{language}.dawg"
+    if not path.is_file():
+        raise CannotRun(f"no built lexicon for {language} at {path}; pass --wordlist FILE")
+    return WordGraph.load(path)
+
+
+def run_score(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
+    tiles = tileset(args.language)
+    geometry = layout(tiles.board)
+    lexicon = load_lexicon(args.language, args.wordlist)
+    lines: Iterable[str]
+    if args.file is None:
+        lines = stdin
+    else:
+        try:
+            lines = args.file.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise CannotRun(f"cannot read {args.file}: {exc.strerror}") from exc
+    for line in lines:
+        if not line.strip():
+            continue
+        result = score_request(line, tiles, geometry, lexicon)
+        stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    return EXIT_OK
+
+
+Handler = Callable[[argparse.Namespace, IO[str], IO[str]], int]
+
+
+def _add_score_command(commands: Any) -> None:
+    score = commands.add_parser(
+        "score",
+        help="validate and score plays given as JSON lines",
+        description="Validate and score plays read as JSON lines from FILE or standard input.",
+    )
+    score.add_argument("--language", required=True, choices=LANGUAGES, help="game language")
+    score.add_argument(
+        "--wordlist",
+        type=Path,
+        help="plain word list, one word per line, any case (default: the built lexicon)",
+    )
+    score.add_argument("file", nargs="?", type=Path, help="JSON lines input (default: standard input)")
+    score.set_defaults(handler=run_score)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Wordgame rules engine tools.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_score_command(commands)
+    # Each further command adds itself the same way: an _add_<name>_command(commands)
+    # function that sets `handler` to a Handler (args, stdin, stdout) -> exit status.
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None
+) -> int:
+    """Run the CLI; returns the exit status (0, or 2 when the command could not run)."""
+    args = build_parser().parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args, stdin or sys.stdin, stdout or sys.stdout)
+    except CannotRun as exc:
+        print(f"python -m engine {args.command}: {exc}", file=sys.stderr)
+        return EXIT_CANNOT_RUN
+
+
+if __name__ == "__main__":
+    sys.exit(main())
