@@ -22,7 +22,7 @@ from engine import errors
 from engine.board import EMPTY, Board, Layout, Square, is_empty, layout, place, square_name
 from engine.errors import IllegalMove
 from engine.scoring import Direction, WordScore, main_direction, words_formed
-from engine.state import EndOfGame, EndReason, GameState, draw, remove_tiles
+from engine.state import EndOfGame, EndReason, GameState, decide_winner, draw, remove_tiles
 from engine.tiles import BLANK, TileSet
 
 MoveKind = Literal["play", "exchange", "pass", "resign", "timeout"]
@@ -240,26 +240,14 @@ def _check_can_act(state: GameState, seat: int, *, on_turn: bool = True) -> None
         raise IllegalMove(errors.NOT_YOUR_TURN, "It is not your turn.")
 
 
-def _winner(scores: Sequence[int], eligible: Sequence[int]) -> int | None:
-    """The eligible seat with the highest score, or None if several share it."""
-    best = max(scores[seat] for seat in eligible)
-    leaders = [seat for seat in eligible if scores[seat] == best]
-    return leaders[0] if len(leaders) == 1 else None
-
-
 def _finish(state: GameState, reason: EndReason, seat: int | None, adjustments: Sequence[int]) -> GameState:
     final = tuple(score + delta for score, delta in zip(state.scores, adjustments, strict=True))
-    if reason in ("resign", "timeout"):
-        # Resigning (or timing out) loses whatever the score.
-        eligible = [s for s in range(state.players) if s != seat]
-    else:
-        eligible = list(range(state.players))
     end = EndOfGame(
         reason=reason,
         seat=seat,
         adjustments=tuple(adjustments),
         final_scores=final,
-        winner=_winner(final, eligible),
+        winner=decide_winner(final, reason, seat),
     )
     return replace(state, scores=final, over=True, end=end)
 
@@ -317,7 +305,8 @@ def play(state: GameState, seat: int, placements: Sequence[Placement], lexicon: 
     record = MoveRecord(
         kind="play",
         seat=seat,
-        placements=tuple(placements),
+        # Board order, so that a record read back from a game file compares equal.
+        placements=tuple(sorted(placements, key=lambda p: (p.row, p.col))),
         words=evaluation.words,
         score=evaluation.score,
         bingo=evaluation.bingo,

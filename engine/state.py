@@ -191,6 +191,18 @@ class GameState:
             raise ValueError(f"tiles not conserved: extra {dict(extra)}, missing {dict(missing)}")
 
 
+def decide_winner(final_scores: Sequence[int], reason: EndReason, seat: int | None) -> int | None:
+    """The winning seat for a game that ended with ``final_scores``, or None for a draw.
+
+    The highest score wins; a seat that resigned or timed out (``seat`` for those
+    reasons) loses whatever the scores, so the winner is the best of the others.
+    """
+    eligible = [s for s in range(len(final_scores)) if reason not in ("resign", "timeout") or s != seat]
+    best = max(final_scores[s] for s in eligible)
+    leaders = [s for s in eligible if final_scores[s] == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
 def new_game(
     language: str,
     rng: random.Random,

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from engine.board import Board, empty_board, place
-from engine.moves import Placement
+import random
+
+from engine.board import EMPTY, Board, empty_board, is_empty, layout, place
+from engine.errors import IllegalMove
+from engine.moves import MoveRecord, Placement, Played, exchange, pass_turn, play, resign, timeout
+from engine.state import GameState, Rules, new_game
+from engine.tiles import BLANK
 
 
 class AnyWord:
@@ -30,3 +35,89 @@ def board_with(*words: tuple[int, int, str, str], size: int = 15) -> Board:
     for row, col, direction, text in words:
         board = place(board, ((p.row, p.col, p.board_char) for p in tiles(row, col, direction, text)))
     return board
+
+
+def random_play(state: GameState, rng: random.Random, attempts: int = 20) -> Played | None:
+    """A random legal play for the seat to move (any word accepted), or None."""
+    geometry = layout(state.layout)
+    tileset = state.tileset
+    board = state.board
+    rack = state.racks[state.turn]
+    size = geometry.size
+    if is_empty(board):
+        anchors = [geometry.center]
+    else:
+        anchors = [
+            (r, c)
+            for r in range(size)
+            for c in range(size)
+            if board[r][c] == EMPTY
+            and any(
+                0 <= r + dr < size and 0 <= c + dc < size and board[r + dr][c + dc] != EMPTY
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            )
+        ]
+    letters = sorted(tileset.blank_letters)
+    for _ in range(attempts):
+        count = rng.randint(1, len(rack))
+        chosen = rng.sample(rack, count)
+        d_row, d_col = rng.choice(((0, 1), (1, 0)))
+        row, col = rng.choice(anchors)
+        before = rng.randint(0, count - 1)
+        squares = [(row, col)]
+        r, c = row, col
+        while len(squares) <= before:
+            r, c = r - d_row, c - d_col
+            if not (0 <= r < size and 0 <= c < size):
+                break
+            if board[r][c] == EMPTY:
+                squares.append((r, c))
+        r, c = row, col
+        while len(squares) < count:
+            r, c = r + d_row, c + d_col
+            if not (0 <= r < size and 0 <= c < size):
+                break
+            if board[r][c] == EMPTY:
+                squares.append((r, c))
+        if len(squares) != count:
+            continue
+        placements = [
+            Placement(r, c, rng.choice(letters), blank=True) if tile == BLANK else Placement(r, c, tile)
+            for (r, c), tile in zip(squares, chosen, strict=True)
+        ]
+        try:
+            return play(state, state.turn, placements, AnyWord())
+        except IllegalMove:
+            continue
+    return None
+
+
+def random_game(
+    seed: int, language: str = "en", *, max_turns: int = 80, rules: Rules | None = None
+) -> tuple[list[GameState], list[MoveRecord]]:
+    """A whole random game: every state (the first is the new game) and every record.
+
+    Plays mostly, sometimes exchanges or passes; if it has not ended after
+    ``max_turns`` actions, someone resigns or times out.
+    """
+    rng = random.Random(seed)
+    state = new_game(language, rng, rules=rules)
+    states, records = [state], []
+    while not state.over:
+        seat = state.turn
+        roll = rng.random()
+        played: Played | None = None
+        if len(records) >= max_turns:
+            played = resign(state, rng.randrange(2)) if roll < 0.5 else timeout(state, seat)
+        elif roll < 0.85:
+            played = random_play(state, rng)
+        elif roll < 0.93 and state.bag:
+            rack = state.racks[seat]
+            count = rng.randint(1, min(len(rack), len(state.bag)))
+            played = exchange(state, seat, rng.sample(rack, count), rng)
+        if played is None:
+            played = pass_turn(state, seat)
+        state = played.state
+        states.append(state)
+        records.append(played.record)
+    return states, records
