@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from engine.board import EMPTY, Board, Layout, empty_board, layout
 from engine.errors import IllegalMove
+from engine.gcg import GameRecord, export_gcg, import_gcg
+from engine.lexicon import Lexicon, OverlayLexicon, WordGraph, WordListLexicon
 from engine.moves import (
     Evaluation,
     MoveRecord,
@@ -20,6 +22,7 @@ from engine.moves import (
     resign,
     timeout,
 )
+from engine.normalize import normalize_word
 from engine.scoring import WordScore
 from engine.state import EndOfGame, GameState, Rules, new_game
 from engine.tiles import BLANK, LANGUAGES, TileSet, tileset
@@ -31,20 +34,28 @@ __all__ = [
     "Board",
     "EndOfGame",
     "Evaluation",
+    "GameRecord",
     "GameState",
     "IllegalMove",
     "Layout",
+    "Lexicon",
     "MoveRecord",
+    "OverlayLexicon",
     "Placement",
     "Played",
     "Rules",
     "TileSet",
+    "WordGraph",
+    "WordListLexicon",
     "WordScore",
     "empty_board",
     "evaluate",
     "exchange",
+    "export_gcg",
+    "import_gcg",
     "layout",
     "new_game",
+    "normalize_word",
     "pass_turn",
     "play",
     "resign",
