@@ -41,13 +41,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.board import EMPTY, Board, Layout
-from engine.lexicon import Lexicon
+from engine.lexicon import Lexicon, WordGraph
 from engine.moves import Placement
 from engine.scoring import ACROSS, DOWN, Direction, WordScore, words_formed
 from engine.tiles import BLANK, TileSet
 
 __all__ = ["GeneratedMove", "MoveCount", "best", "count", "generate"]
 
+_NEVER = -(1 << 30)  # a bound no play reaches
 _LETTER_FACTOR = {"DL": 2, "TL": 3}
 _WORD_FACTOR = {"DW": 2, "TW": 3}
 
@@ -372,72 +373,207 @@ class _Position:
             out.append((i, a, min(limit, self.ntiles - 1)))
         return out
 
-    def bounds(self, lines: _Lines, i: int, a: int, left: int) -> list[int]:
-        """Upper bounds on the score of a play from this anchor with a left part of
-        ``left`` rack tiles (or board tiles when ``left == -1``), per number of tiles
-        placed: ``result[t]`` for t = 0..ntiles (-1 when impossible)."""
+    def geometry(self, lines: _Lines, i: int, a: int, left: int) -> _Geometry:
+        """The squares a play from anchor ``a`` of line ``i`` covers, with a left part
+        of ``left`` rack tiles (``-1``: the board tiles before the anchor)."""
         t = self.t
         s, n = t.stride, t.size
-        codes, values = lines.codes, lines.values
-        lm, wm, xc, xw, xmask = lines.lm, lines.wm, lines.xc, lines.xw, lines.xmask
+        codes, values, xmask = lines.codes, lines.values, lines.xmask
         playable = self.avail | self.bmask
-        result = [-1] * (self.ntiles + 1)
         base = i * s
-        board_sum = 0
+        msum0 = 0
         if left == -1:
             j = a - 1
             while j >= 0 and codes[base + j]:
-                board_sum += values[base + j]
+                msum0 += values[base + j]
                 j -= 1
             j = a
-            need = 1
         else:
             j = a - left
-            need = left + 1
         placed: list[int] = []
-        vals = self.rack_values
-        for count in range(1, self.ntiles + 1):
-            while j < n and codes[base + j]:
-                board_sum += values[base + j]
-                j += 1
+        trails: list[int] = []
+        while len(placed) < self.ntiles:
+            # j is empty here: the previous trailing run ended on it.
             if j >= n or not xmask[base + j] & playable:
                 break
             placed.append(base + j)
             j += 1
-            if count < need:
-                continue
-            after = 0
-            k = j
-            while k < n and codes[base + k]:
-                after += values[base + k]
-                k += 1
-            mult = 1
-            for q in placed:
-                mult *= wm[q]
-            fixed = (board_sum + after) * mult + sum(xc[q] for q in placed)
-            if count == t.rack_size:
-                fixed += t.bingo
-            coefs = sorted((lm[q] * (mult + xw[q]) for q in placed), reverse=True)
-            result[count] = fixed + sum(c * v for c, v in zip(coefs, vals, strict=False))
-        return result
+            run = 0
+            while j < n and codes[base + j]:
+                run += values[base + j]
+                j += 1
+            trails.append(run)
+        wm = lines.wm
+        mults = [1]
+        for q in placed:
+            mults.append(mults[-1] * wm[q])
+        return _Geometry(placed, trails, mults, msum0, max(left, 0) + 1)
+
+    def k_row(self, lines: _Lines, g: _Geometry, nt: int) -> list[int]:
+        """``row[t]`` for ``t`` in ``nt + 1 .. len(g.placed)``: with ``nt`` tiles down,
+        a play of ``t`` tiles scores at most ``msum * g.mults[t] + xtot + row[t]``
+        (``msum``, ``xtot``: main-word letters and cross-word total so far). Earlier
+        entries are -1. The rest of the rack is bounded by the best tiles of the whole
+        rack, paired with the best coefficients (rearrangement inequality)."""
+        lm, xc, xw = lines.lm, lines.xc, lines.xw
+        vals = self.rack_values
+        rack_size, bingo = self.t.rack_size, self.t.bingo
+        row = [-1] * (len(g.placed) + 1)
+        board = 0
+        cross = 0
+        for t in range(nt + 1, len(g.placed) + 1):
+            q = g.placed[t - 1]
+            board += g.trails[t - 1]
+            cross += xc[q]
+            mult = g.mults[t]
+            coefs = sorted((lm[p] * (mult + xw[p]) for p in g.placed[nt:t]), reverse=True)
+            bound = board * mult + cross + sum(c * v for c, v in zip(coefs, vals, strict=False))
+            if t == rack_size:
+                bound += bingo
+            row[t] = bound
+        return row
+
+
+@dataclass(slots=True)
+class _Geometry:
+    """Where a play from one anchor and left-part length can go: ``placed[t - 1]`` is the
+    square of its t-th tile, ``trails[t - 1]`` the points of the board tiles right after
+    it, ``mults[t]`` the word multiplier of a t-tile play, ``msum0`` the points of the
+    board tiles before the first tile, ``need`` the fewest tiles that reach the anchor."""
+
+    placed: list[int]
+    trails: list[int]
+    mults: list[int]
+    msum0: int
+    need: int
 
 
 # -- the search ------------------------------------------------------------------------
+
+
+class _Bounder:
+    """Score bounds for the plays of one best-mode task (one anchor, one left-part
+    length), by the tiles still on the rack.
+
+    ``get(nt, avail, blanks)`` returns ``(m, k)``: with ``nt`` tiles down and the rack
+    reduced to the letters of ``avail`` (each at most its original count) and
+    ``blanks`` blanks, no play of this task scores more than ``msum * m + xtot + k``.
+    Results are memoised: a task sees few distinct (nt, avail, blanks).
+    """
+
+    __slots__ = ("counts", "memo", "ntiles", "rows", "values")
+
+    def __init__(self, pos: _Position, lines: _Lines, g: _Geometry, tmax: int) -> None:
+        lm, xc, xw = lines.lm, lines.xc, lines.xw
+        rack_size, bingo = pos.t.rack_size, pos.t.bingo
+        self.values = pos.t.values
+        self.counts = pos.counts
+        self.ntiles = pos.ntiles
+        self.memo: dict[int, tuple[int, int, int, int]] = {}
+        # rows[nt]: per play size t > nt: (t, word multiplier, fixed part, coefficients
+        # of the squares still to fill, best first).
+        self.rows: list[list[tuple[int, int, int, list[int]]]] = []
+        for nt in range(tmax):
+            row = []
+            board = cross = 0
+            for t in range(nt + 1, tmax + 1):
+                q = g.placed[t - 1]
+                board += g.trails[t - 1]
+                cross += xc[q]
+                mult = g.mults[t]
+                coefs = sorted((lm[p] * (mult + xw[p]) for p in g.placed[nt:t]), reverse=True)
+                row.append((t, mult, board * mult + cross + (bingo if t == rack_size else 0), coefs))
+            self.rows.append(row)
+
+    def get(self, nt: int, avail: int, blanks: int) -> tuple[int, int, int, int]:
+        """``(m, k, m2, k2)``: ``m, k`` bound every play, ``m2, k2`` every play that
+        leaves a tile on the rack (so when only ``m, k`` reach the threshold, the
+        search may insist on using every tile)."""
+        key = (avail << 6) | (blanks << 3) | nt
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        vals: list[int] = []
+        for k in range(1, 32):
+            if avail >> k & 1:
+                vals += [self.values[k]] * self.counts[k]
+        vals.sort(reverse=True)
+        left = min(len(vals) + blanks, self.ntiles - nt)
+        best_m = best_m2 = 0
+        best_k = best_k2 = _NEVER
+        for t, mult, fixed, coefs in self.rows[nt]:
+            if t - nt > left:
+                break
+            bound = fixed + sum(c * v for c, v in zip(coefs, vals, strict=False))
+            best_m = max(best_m, mult)
+            best_k = max(best_k, bound)
+            if t < self.ntiles:
+                best_m2 = max(best_m2, mult)
+                best_k2 = max(best_k2, bound)
+        hit = self.memo[key] = (best_m, best_k, best_m2, best_k2)
+        return hit
+
+
+_REACH: dict[int, tuple[WordGraph, list[int]]] = {}
+
+
+def _reach(graph: WordGraph) -> list[int]:
+    """Per node of ``graph`` (indexed like ``nodes``): the letters on some path below
+    it (bits 1..31) and, shifted left by 32, the length of its longest path to a word
+    end. Computed once per graph and process (one pass over the graph)."""
+    hit = _REACH.get(id(graph))
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    nodes = graph.nodes
+    out = [-1] * len(nodes)
+    stack = [graph.root]
+    while stack:
+        n = stack[-1]
+        if out[n] >= 0:
+            stack.pop()
+            continue
+        w = nodes[n]
+        children = nodes[n + 1 : n + 1 + (w >> 1).bit_count()].tolist()
+        todo = [c for c in children if out[c] < 0]
+        if todo:
+            stack.extend(todo)
+            continue
+        stack.pop()
+        mask = w & ~1
+        height = -1 if children else 0
+        for c in children:
+            info = out[c]
+            mask |= info & 0xFFFFFFFF
+            height = max(height, info >> 32)
+        out[n] = mask | ((height + 1 if children else 0) << 32)
+    if len(_REACH) > 8:
+        _REACH.clear()
+    _REACH[id(graph)] = (graph, out)
+    return out
+
+
+# (line, anchor, lo, hi, tmax, bounder): see ``_search``.
+_Task = tuple[int, int, int, int, int, "_Bounder | None"]
 
 
 def _search(
     pos: _Position,
     lines: _Lines,
     graph_index: int,
-    tasks: Iterable[tuple[int, int, int, int, int]],
+    tasks: Iterable[_Task],
     scores: list[int] | None,
     moves: list[tuple[int, tuple[int, ...]]] | None,
     threshold: list[int],
+    top: tuple[list[int], int] | None = None,
 ) -> None:
     """Run the Appel-Jacobson search of one graph over ``tasks``.
 
-    A task is ``(line, anchor, lo, hi, tmax)``: left parts of ``lo..hi`` rack tiles
-    (``lo == -1``: the board tiles before the anchor), plays of at most ``tmax`` tiles.
+    A task is ``(line, anchor, lo, hi, tmax, bounder)``: left parts of ``lo..hi`` rack
+    tiles (``lo == -1``: the board tiles before the anchor), plays of at most ``tmax``
+    tiles; with a bounder (best mode, one left-part length), a branch whose bound is
+    below the threshold is cut.
+    With ``top = (heap, k)``, the heap keeps the k best scores found and the threshold
+    follows its smallest.
     Found plays go to ``scores`` (just the score) when it is given, else to ``moves`` as
     ``(score, encoded tiles)`` for plays scoring at least ``threshold[0]`` (a list, so
     the caller can raise it between tasks).
@@ -457,10 +593,13 @@ def _search(
     # A one-tile play is found in the across pass when it makes an across word; the
     # down pass skips those so that it counts once.
     skip_single = lines.direction == DOWN
+    ntiles = pos.ntiles
+    reach = _reach(graph) if top is not None else []
     tiles: list[int] = []
     lp: list[int] = []
     emit_score = scores.append if scores is not None else None
     emit_move = moves.append if moves is not None else None
+    heap, want = top if top is not None else (None, 0)
 
     check: Callable[[int], bool] | None = None
     if pos.removed or graph_index > 0:
@@ -482,6 +621,7 @@ def _search(
     anchor = 0
     start = 0
     tmax = 0
+    bounder: _Bounder | None = None
 
     def extend(n: int, j: int, msum: int, mult: int, xtot: int, nt: int, avail: int, blanks: int) -> None:
         # n: graph node after the letters start..j-1; j: next position in the line.
@@ -512,8 +652,26 @@ def _search(
                 emit_score(score)
             elif emit_move is not None and score >= threshold[0]:
                 emit_move((score, tuple(tiles)))
+                if heap is not None:
+                    if len(heap) < want:
+                        heapq.heappush(heap, score)
+                        if len(heap) == want:
+                            threshold[0] = heap[0]
+                    elif score > heap[0]:
+                        heapq.heapreplace(heap, score)
+                        threshold[0] = heap[0]
         if nt >= tmax:
             return
+        if bounder is not None:
+            bm, bk, bm2, bk2 = bounder.get(nt, avail, blanks)
+            if msum * bm + xtot + bk < threshold[0]:
+                return
+            if msum * bm2 + xtot + bk2 < threshold[0]:
+                # Only plays using every tile can still make it: the rest of the word
+                # must hold each remaining letter and be long enough for them all.
+                info = reach[n]
+                if avail & ~info or info >> 32 < ntiles - nt:
+                    return
         cand = w & xmask[sq] & (avail | (bmask if blanks else 0))
         if not cand:
             return
@@ -590,10 +748,52 @@ def _search(
                 left_part(child, size + 1, avail, blanks - 1)
                 lp.pop()
 
-    for i, a, lo_, hi_, tmax_ in tasks:
+    def left_fixed(n: int, d: int, msum: int, mult: int, avail: int, blanks: int) -> None:
+        # Best mode: the left part has exactly ``lo`` tiles from ``start``, so each tile's
+        # square is known and the partial score can be bounded as it grows.
+        if d == lo:
+            tiles.clear()
+            for idx, e in enumerate(lp):
+                tiles.append(((base + start + idx) << _SQ_SHIFT) | e)
+            extend(n, anchor, msum, mult, 0, d, avail, blanks)
+            return
+        assert bounder is not None
+        bm, bk, bm2, bk2 = bounder.get(d, avail, blanks)
+        if msum * bm + bk < threshold[0]:
+            return
+        if msum * bm2 + bk2 < threshold[0]:
+            info = reach[n]
+            if avail & ~info or info >> 32 < ntiles - d:
+                return
+        sq = base + start + d
+        lmq = lm[sq]
+        mult2 = mult * wm[sq]
+        w = nodes[n]
+        cand = w & (avail | (bmask if blanks else 0))
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            child = nodes[n + 1 + (w & (low - 2)).bit_count()]
+            k = low.bit_length() - 1
+            if avail & low:
+                remaining = counts[k] - 1
+                counts[k] = remaining
+                lp.append(k << 1)
+                left_fixed(
+                    child, d + 1, msum + vals[k] * lmq, mult2, avail if remaining else avail ^ low, blanks
+                )
+                lp.pop()
+                counts[k] = remaining + 1
+            if blanks and bmask & low:
+                lp.append((k << 1) | 1)
+                left_fixed(child, d + 1, msum, mult2, avail, blanks - 1)
+                lp.pop()
+
+    for i, a, lo_, hi_, tmax_, bounder_ in tasks:
         base = i * s
         anchor = a
         tmax = tmax_
+        bounder = bounder_
         if lo_ == -1:
             # The left part is the run of board tiles ending just before the anchor.
             j = a - 1
@@ -613,6 +813,11 @@ def _search(
             if n >= 0:
                 tiles.clear()
                 extend(n, a, msum, 1, 0, 0, pos.avail, pos.blanks)
+        elif bounder is not None and lo_ == hi_:
+            lo = lo_
+            start = a - lo
+            lp.clear()
+            left_fixed(root, 0, 0, 1, pos.avail, pos.blanks)
         else:
             lo, hi = lo_, hi_
             lp.clear()
@@ -655,8 +860,8 @@ def _moves(pos: _Position, found: Sequence[tuple[int, Direction, tuple[int, ...]
     ]
 
 
-def _full_tasks(pos: _Position, lines: _Lines) -> list[tuple[int, int, int, int, int]]:
-    return [(i, a, -1 if left == -1 else 0, left, pos.ntiles) for i, a, left in pos.tasks(lines)]
+def _full_tasks(pos: _Position, lines: _Lines) -> list[_Task]:
+    return [(i, a, -1 if left == -1 else 0, left, pos.ntiles, None) for i, a, left in pos.tasks(lines)]
 
 
 def generate(
@@ -699,36 +904,38 @@ def best(
     if k <= 0:
         return []
     pos = _Position(board, rack, tileset, layout, lexicon)
-    # Every (direction, anchor, left-part length) with its bounds per tile count.
-    work: list[tuple[int, int, Direction, int, int, int, list[int]]] = []
+    # Every (direction, anchor, left-part length), keyed by the best bound of its plays.
+    work: list[tuple[int, int, Direction, int, int, int, _Geometry, list[int]]] = []
     for direction, lines in pos.lines.items():
         for i, a, left in pos.tasks(lines):
-            sizes = [-1] if left == -1 else range(left + 1)
-            for size in sizes:
-                per_count = pos.bounds(lines, i, a, size)
-                top = max(per_count)
-                if top >= 0:
-                    work.append((-top, len(work), direction, i, a, size, per_count))
+            for size in [-1] if left == -1 else range(left + 1):
+                g = pos.geometry(lines, i, a, size)
+                if len(g.placed) < g.need:
+                    continue
+                row0 = pos.k_row(lines, g, 0)
+                per_count = [-1] * g.need + [
+                    g.msum0 * g.mults[t] + row0[t] for t in range(g.need, len(g.placed) + 1)
+                ]
+                work.append((-max(per_count), len(work), direction, i, a, size, g, per_count))
     heapq.heapify(work)
     threshold = [-1]
+    top_scores: list[int] = []
     kept: list[tuple[int, Direction, tuple[int, ...]]] = []
-    # Raw finds with score >= threshold, per direction; trimmed to the k best.
     while work:
-        neg_top, _, direction, i, a, size, per_count = heapq.heappop(work)
+        neg_top, _, direction, i, a, size, g, per_count = heapq.heappop(work)
         if -neg_top < threshold[0]:
-            break
+            break  # no play left can reach the k-th best score
         lines = pos.lines[direction]
         # Plays with more tiles than the last count whose bound reaches the threshold
         # cannot make the top k: cap the search depth there.
         tmax = max(c for c, b in enumerate(per_count) if b >= threshold[0])
-        task = (i, a, size, size, tmax)
+        task = (i, a, size, size, tmax, _Bounder(pos, lines, g, tmax))
         for gi in range(len(pos.graphs)):
             raw: list[tuple[int, tuple[int, ...]]] = []
-            _search(pos, lines, gi, (task,), None, raw, threshold)
+            _search(pos, lines, gi, (task,), None, raw, threshold, (top_scores, k))
             kept.extend((score, direction, encs) for score, encs in raw)
-        if len(kept) >= k:
+        if len(kept) > 4 * k + 64:
             kept = _top(pos, kept, k)
-            threshold[0] = kept[-1][0]
     return _moves(pos, _top(pos, kept, k))
 
 
