@@ -9,6 +9,7 @@ import pytest
 from engine import errors
 from engine.board import Board, layout
 from engine.errors import IllegalMove
+from engine.lexicon import OverlayLexicon, WordGraph, WordListLexicon
 from engine.moves import Evaluation, Placement, evaluate
 from engine.tiles import tileset
 from tests.engine.helpers import AnyWord, board_with, tiles
@@ -118,7 +119,7 @@ def test_diagonal_contact_is_not_connected() -> None:
 
 
 def test_unknown_words_are_named_in_order() -> None:
-    lexicon = frozenset({"CAT", "ON"})
+    lexicon = WordListLexicon(["CAT", "ON"], tileset("en").alphabet)
     with pytest.raises(IllegalMove) as caught:
         run(board_with((7, 4, "across", "CATS")), tiles(8, 4, "across", "ON"), lexicon=lexicon)
     assert caught.value.code == errors.WORD_NOT_IN_LEXICON
@@ -127,13 +128,23 @@ def test_unknown_words_are_named_in_order() -> None:
 
 
 def test_known_words_are_accepted() -> None:
-    lexicon = frozenset({"CATS", "ON", "CO", "AN"})
+    lexicon = WordListLexicon(["CATS", "ON", "CO", "AN"], tileset("en").alphabet)
     result = run(board_with((7, 4, "across", "CATS")), tiles(8, 4, "across", "ON"), lexicon=lexicon)
     assert [w.word for w in result.words] == ["ON", "CO", "AN"]
 
 
+def test_moderated_lexicon_changes_apply_to_plays() -> None:
+    base = WordGraph.build(["CAT", "ON", "CO", "AN"], tileset("en").alphabet)
+    lexicon = OverlayLexicon(base, added=["CATS"], removed=["CO"])
+    with pytest.raises(IllegalMove) as caught:
+        run(board_with((7, 4, "across", "CATS")), tiles(8, 4, "across", "ON"), lexicon=lexicon)
+    assert caught.value.words == ("CO",)
+    result = run(board_with((7, 4, "across", "CAT")), tiles(7, 7, "across", "S"), lexicon=lexicon)
+    assert result.main_word.word == "CATS"
+
+
 def test_blank_words_are_checked_by_the_letter_it_stands_for() -> None:
-    result = run(CAT, tiles(7, 9, "across", "s"), lexicon=frozenset({"CATS"}))
+    result = run(CAT, tiles(7, 9, "across", "s"), lexicon=WordListLexicon(["CATS"], tileset("en").alphabet))
     assert result.main_word.word == "CATS"
 
 
