@@ -102,7 +102,8 @@ def random_game(
     """
     rng = random.Random(seed)
     state = new_game(language, rng, rules=rules)
-    states, records = [state], []
+    states: list[GameState] = [state]
+    records: list[MoveRecord] = []
     while not state.over:
         seat = state.turn
         roll = rng.random()
