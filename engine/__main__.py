@@ -20,6 +20,18 @@ string]`` whose character is a letter or ``?``. A letter that is a letter but no
 the language's (``K`` in Spanish) is judged as a move: ``letter_not_in_language``. Blank
 lines are skipped. Strings are taken in Unicode NFC form.
 
+``moves`` lists every legal play of a rack on a board (same board and rack format)::
+
+    python -m engine moves --language en [--wordlist FILE] [--top N] [--count-only] [FILE]
+
+Each input line is ``{"id": ..., "board": [...], "rack": "..."}``; each output line is
+``{"id", "count", "moves": [{"tiles": [[row, col, "A"], ...], "score", "words": [{"word",
+"score"}, ...]}, ...]}``, best score first, ties in ascending order of their sorted tile
+lists (a lowercase letter in ``tiles`` is a blank). ``--top N`` prints only the N best
+(found by the pruned best-move search; ``count`` is left out); ``--count-only`` prints
+``{"id", "count", "best_score"}`` (``best_score`` null when there is no play). A
+malformed line gets ``{"id", "error": "bad_input", "message"}``.
+
 Without ``--wordlist`` the language's built lexicon ``fixtures/lexicons/<LANG>.dawg`` is
 loaded; if it is missing the command stops with exit status 2.
 """
@@ -32,12 +44,15 @@ import sys
 import unicodedata
 from collections.abc import Callable, Container, Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from engine.board import Layout, check_board, layout
 from engine.errors import IllegalMove
 from engine.moves import Placement, evaluate
 from engine.tiles import BLANK, LANGUAGES, TileSet, tileset
+
+if TYPE_CHECKING:
+    from engine.lexicon import Lexicon
 
 LEXICON_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "lexicons"
 BAD_INPUT = "bad_input"
@@ -168,6 +183,104 @@ def run_score(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     return EXIT_OK
 
 
+def moves_request(
+    line: str, tiles: TileSet, geometry: Layout, lexicon: Lexicon, top: int | None, count_only: bool
+) -> dict[str, Any]:
+    """The output object of ``moves`` for one input line."""
+    from engine import movegen
+
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return _bad_moves(None, f"not JSON: {exc}")
+    if not isinstance(data, dict):
+        return _bad_moves(None, "each line must be a JSON object")
+    ident = data.get("id")
+    try:
+        rows = data.get("board")
+        if isinstance(rows, list):
+            rows = [_nfc(row) if isinstance(row, str) else row for row in rows]
+        board = check_board(rows, tiles, geometry.size)
+        rack = parse_rack(data.get("rack"), tiles)
+    except ValueError as exc:
+        return _bad_moves(ident, str(exc))
+    if count_only:
+        counted = movegen.count(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon)
+        return {"id": ident, "count": counted.count, "best_score": counted.best_score}
+    if top is not None:
+        found = movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=top)
+    else:
+        found = movegen.generate(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon)
+    listed = [
+        {
+            "tiles": [[p.row, p.col, p.board_char] for p in move.placements],
+            "score": move.score,
+            "words": [{"word": word.word, "score": word.score} for word in move.words],
+        }
+        for move in found
+    ]
+    if top is not None:
+        return {"id": ident, "moves": listed}
+    return {"id": ident, "count": len(listed), "moves": listed}
+
+
+def _bad_moves(ident: object, message: str) -> dict[str, Any]:
+    return {"id": ident, "error": BAD_INPUT, "message": message}
+
+
+def run_moves(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
+    tiles = tileset(args.language)
+    geometry = layout(tiles.board)
+    from engine.lexicon import Lexicon
+
+    # Loaded once; every position reuses it (and the move generator's cached tables).
+    lexicon = load_lexicon(args.language, args.wordlist)
+    if not isinstance(lexicon, Lexicon):  # pragma: no cover - load_lexicon returns graphs
+        raise CannotRun("the lexicon cannot be walked by the move generator")
+    lines: Iterable[str]
+    if args.file is None:
+        lines = stdin
+    else:
+        try:
+            lines = args.file.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise CannotRun(f"cannot read {args.file}: {exc.strerror}") from exc
+    for line in lines:
+        if not line.strip():
+            continue
+        result = moves_request(line, tiles, geometry, lexicon, args.top, args.count_only)
+        stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    return EXIT_OK
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _add_moves_command(commands: Any) -> None:
+    moves = commands.add_parser(
+        "moves",
+        help="list every legal play of a rack on a board, best first",
+        description="List the legal plays for positions read as JSON lines from FILE or standard input.",
+    )
+    moves.add_argument("--language", required=True, choices=LANGUAGES, help="game language")
+    moves.add_argument(
+        "--wordlist",
+        type=Path,
+        help="plain word list, one word per line, any case (default: the built lexicon)",
+    )
+    output = moves.add_mutually_exclusive_group()
+    output.add_argument("--top", type=_positive, metavar="N", help="only the N best plays (pruned search)")
+    output.add_argument(
+        "--count-only", action="store_true", help="only the number of plays and the best score"
+    )
+    moves.add_argument("file", nargs="?", type=Path, help="JSON lines input (default: standard input)")
+    moves.set_defaults(handler=run_moves)
+
+
 Handler = Callable[[argparse.Namespace, IO[str], IO[str]], int]
 
 
@@ -191,6 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Wordgame rules engine tools.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_score_command(commands)
+    _add_moves_command(commands)
     # Each further command adds itself the same way: an _add_<name>_command(commands)
     # function that sets `handler` to a Handler (args, stdin, stdout) -> exit status.
     return parser
