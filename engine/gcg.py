@@ -1,23 +1,30 @@
 """Game records in the GCG format ("generic crossword game").
 
 Spec: https://www.poslfit.com/scrabble/gcg/ (John Chew's GCG specification, as read by
-Quackle and Macondo). What this module writes, line by line::
+Quackle and Macondo). What this module writes (the test game of ``tests/engine/test_gcg.py``,
+resigned by Ben at the end)::
 
     #character-encoding UTF-8
-    #player1 ana Ana Lopez              nickname (no spaces) then full name
-    #player2 ben Ben
-    #lexicon ENABLE                     only when the record names a lexicon
-    #note Wordgame-Language: es         the tile set (see below)
-    #note Wordgame-Layout: wwf          the board
-    >ana: AEINRST 8D RETAINS +43 43     play: rack, position, word, score, running total
-    >ben: ?ADEHOT H4 HO.ED +18 18       "." = a tile already on the board; lowercase = blank
-    >ana: EEIOUUV -UUV +0 43            exchange of U, U, V
-    >ben: ADEOTTW - +0 18               pass
-    >ana: ST 2N ST +8 51                (the last tiles of a rack, bag empty: ana goes out)
-    >ana: (QZ) +20 71                   going out: ana gains ben's rack ...
-    >ben: QZ (QZ) -20 -2                ... and ben loses it (this project's rule)
-    #rack1 AEF                          final racks, when not empty
-    #note Wordgame-End: out ana         how the game ended
+    #player1 Ana_Lopez Ana Lopez          nickname (no spaces), then the full name
+    #player2 Ben Ben
+    #lexicon ENABLE                       only when the record names a lexicon
+    #note Wordgame-Language: en           the tile set (see below)
+    #note Wordgame-Layout: wwf            the board
+    >Ana_Lopez: CAT?SEN 8G CAtS +6 6      play: rack, position, word, score, running total
+    >Ben: HOEDRTW H6 HO.ED +8 8           "." = a tile already on the board; lowercase = blank
+    >Ana_Lopez: TENYXUO -EN +0 6          exchange of E and N
+    >Ben: RTWIIEE - +0 8                  pass
+    #rack1 TYXUOAA                        final racks, when not empty
+    #rack2 RTWIIEE
+    #note Wordgame-End: resign Ben        how the game ended
+
+Going out (the player who goes out gains the other rack's value, which the other player
+loses: this project's rule) is written with the standard end-of-game rack lines::
+
+    >Ana_Lopez: ST 8H ST +2 2
+    >Ana_Lopez: (QZ) +20 22
+    >Ben: QZ (QZ) -20 -20
+    #note Wordgame-End: out Ana_Lopez
 
 Coordinates are the standard ones: an across play is written row number then column
 letter ("8H"), a down play column letter then row number ("H8"); rows count from 1 at
@@ -25,12 +32,12 @@ the top, columns from A at the left, and the position is the first square of the
 word (``engine.scoring`` defines the main word of a one-tile play: the across word if
 it has two or more letters, else the down word).
 
-Endings. Going out is the standard pair above. Three scoreless turns write a
-"last rack penalty" line ``>nick: RACK (RACK) -N total`` for every seat (``-0`` when
-the rule flag turns the penalty off). Resignation and inactivity timeout have no GCG
-line, so they are written in a ``#note`` pragma, which every GCG reader accepts:
+Endings. Three scoreless turns write a "last rack penalty" line
+``>nick: RACK (RACK) -N total`` for every seat with tiles left (``-0`` when the rule flag
+turns the penalty off). Resignation and inactivity timeout have no GCG line, so they are
+written in a ``#note`` pragma (free text to other GCG readers, Macondo included):
 ``#note Wordgame-End: resign ben`` or ``#note Wordgame-End: timeout ben``. The note is
-always written for a finished game; an unfinished game simply has none.
+written for every finished game; an unfinished game has none.
 
 Tile sets. GCG has no standard way to name a tile distribution (Macondo uses
 ``#note`` pragmas in the same "Key: value" form), so the game language and board are
