@@ -1,16 +1,17 @@
 from __future__ import annotations
 
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
 
-class SignupForm(UserCreationForm):  # type: ignore[type-arg]
-    class Meta(UserCreationForm.Meta):
+class SignupForm(UserCreationForm[User]):
+    class Meta:
         model = User
         fields = ("username", "email")
+        field_classes = {"username": UsernameField}
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]

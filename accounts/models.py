@@ -1,14 +1,15 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
-from django.contrib.auth.models import AbstractUser, UserManager as DjangoUserManager
+from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 
-class UserManager(DjangoUserManager):  # type: ignore[type-arg]
+class UserManager(DjangoUserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> User:
         # Log-in is case-insensitive, matching the case-insensitive uniqueness below.
         return self.get(username__iexact=username)
@@ -17,7 +18,7 @@ class UserManager(DjangoUserManager):  # type: ignore[type-arg]
 class User(AbstractUser):
     """A player (or moderator, or organiser). Usernames are unique regardless of case."""
 
-    objects: Any = UserManager()
+    objects: ClassVar[UserManager] = UserManager()
 
     class Meta:
         verbose_name = _("user")

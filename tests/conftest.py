@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,10 +45,10 @@ def tcp_reachable(url: str, default_port: int) -> bool:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     from django.conf import settings
 
-    db = settings.DATABASES["default"]
+    engine = str(settings.DATABASES["default"]["ENGINE"])
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
     return [
-        f"wordgame: database={db['ENGINE'].rsplit('.', 1)[-1]} channel_layer={str(layer).rsplit('.', 1)[-1]} "
+        f"wordgame: database={engine.rsplit('.', 1)[-1]} channel_layer={str(layer).rsplit('.', 1)[-1]} "
         f"REQUIRE_SERVICES={'1' if require_services() else '0'}"
     ]
 
@@ -83,13 +82,12 @@ def redis_url() -> str:
 
 
 @pytest.fixture
-def postgres(django_db_setup: None) -> Iterator[None]:
+def postgres(django_db_setup: None) -> None:
     """For tests that need PostgreSQL's row locks (skip or fail on another database)."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
         service_unavailable(f"the test database is {connection.vendor}, not PostgreSQL (set DATABASE_URL)")
-    yield
 
 
 @pytest.fixture

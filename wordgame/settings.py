@@ -12,8 +12,12 @@ import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+# Lets generic classes such as ModelAdmin[Game] be subscripted at run time (django-stubs).
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
