@@ -1,7 +1,26 @@
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import path
+
+from games import views
 
 app_name = "games"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("new/", views.new_game, name="new"),
+    path("watch/", views.watch, name="watch"),
+    path("<int:game_id>/", views.detail, name="detail"),
+    path("<int:game_id>/fragments/", views.fragments, name="fragments"),
+    path("<int:game_id>/preview/", views.preview, name="preview"),
+    path("<int:game_id>/play/", views.play, name="play"),
+    path("<int:game_id>/exchange/", views.exchange, name="exchange"),
+    path("<int:game_id>/pass/", views.pass_turn, name="pass"),
+    path("<int:game_id>/resign/", views.resign, name="resign"),
+    path("<int:game_id>/accept/", views.accept, name="accept"),
+    path("<int:game_id>/decline/", views.decline, name="decline"),
+    path("<int:game_id>/rematch/", views.rematch, name="rematch"),
+    path("<int:game_id>/chat/", views.chat, name="chat"),
+    path("<int:game_id>/gcg/", views.gcg, name="gcg"),
+    path("<int:game_id>/replay/", views.replay, name="replay"),
+]

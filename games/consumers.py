@@ -1,0 +1,87 @@
+"""WebSocket consumers: they authorise, join a group and turn group events into the
+partials their own viewer may see (STYLE.md 3.7). No game logic, no writes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import realtime, rendering
+from games.models import Game
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """``/ws/games/<id>/``: the live game for one viewer (player or spectator)."""
+
+    game_id: int
+    group: str = ""
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        user = self.scope.get("user")
+        if not await Game.objects.watchable_by(user).filter(pk=self.game_id).aexists():
+            await self.close()
+            return
+        self.group = realtime.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # A snapshot at once: a (re)connecting browser can never stay stale.
+        await self.push()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The only message a client may send: ``{"type": "resync", ...}``."""
+        try:
+            message = json.loads(text_data or "")
+        except ValueError:
+            return
+        if isinstance(message, dict) and (message.get("type") == "resync" or "resync" in message):
+            await self.push()
+
+    async def game_changed(self, event: dict[str, Any]) -> None:
+        await self.push()
+
+    async def chat_posted(self, event: dict[str, Any]) -> None:
+        html = await database_sync_to_async(rendering.chat_fragment)(self.game_id, self.scope["user"])
+        if html:
+            await self.send(text_data=html)
+
+    async def push(self) -> None:
+        html = await database_sync_to_async(rendering.fragments_for)(self.game_id, self.scope["user"])
+        await self.send(text_data=html)
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """``/ws/lobby/``: the signed-in user's game lists."""
+
+    group: str = ""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close()
+            return
+        self.group = realtime.lobby_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.push()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.push()
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.push()
+
+    async def push(self) -> None:
+        html = await database_sync_to_async(rendering.lobby_fragment)(self.scope["user"])
+        await self.send(text_data=html)

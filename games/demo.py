@@ -1,0 +1,87 @@
+"""Demo data for ``make run``: two accounts, a game in progress between them, and a game
+against the computer, so a newcomer can log in and play at once. Idempotent.
+
+Accounts (named in the README): ``ana`` and ``ben``, password ``wordgame-demo``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+import engine
+from engine import movegen
+from games.models import Game, Seat
+from games.services import start_game
+
+DEMO_PASSWORD = "wordgame-demo"
+DEMO_USERS = ("ana", "ben")
+# Plays made in the demo game: enough to show a board with words on it.
+DEMO_PLAYS = 4
+
+
+def demo_user(username: str) -> tuple[Any, bool]:
+    User = get_user_model()
+    user = User.objects.filter(username__iexact=username).first()
+    if user is not None:
+        return user, False
+    return User.objects.create_user(
+        username=username, password=DEMO_PASSWORD, email=f"{username}@example.org"
+    ), True
+
+
+def play_best_moves(game: Game, plays: int) -> int:
+    """Let the players of ``game`` make ``plays`` real moves: the best play the move
+    generator finds for each rack (a pass if there is none). Returns the moves made."""
+    made = 0
+    for _ in range(plays):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        state = game.state_obj()
+        user = game.seat_user(state.turn)
+        found = movegen.best(
+            state.board,
+            state.racks[state.turn],
+            tileset=state.tileset,
+            layout=engine.layout(state.layout),
+            lexicon=game.lexicon(),
+            k=1,
+        )
+        if found:
+            game.play(user, list(found[0].placements))
+        else:
+            game.pass_turn(user)
+        made += 1
+    return made
+
+
+def create_demo_data() -> list[str]:
+    """Create what is missing of the demo data; returns lines to report."""
+    lines = []
+    users = {}
+    for name in DEMO_USERS:
+        users[name], created = demo_user(name)
+        if created:
+            lines.append(f"demo account {name} (password {DEMO_PASSWORD})")
+    ana, ben = users["ana"], users["ben"]
+    friends = Game.objects.for_player(ana).filter(
+        seats__user=ben, status__in=[Game.Status.ACTIVE, Game.Status.INVITED]
+    )
+    if not friends.exists():
+        with transaction.atomic():
+            game = start_game(creator=ana, mode=Game.Mode.FRIEND, language="en", opponent=ben, first=0)
+            game.accept(ben)
+        made = play_best_moves(game, DEMO_PLAYS)
+        lines.append(f"demo game #{game.pk}: ana vs ben, {made} moves played, ana to move next")
+    computer = Game.objects.for_player(ana).filter(
+        mode=Game.Mode.COMPUTER, status=Game.Status.ACTIVE, seats__computer_level=Seat.Level.MEDIUM
+    )
+    if not Game.objects.filter(pk__in=computer.values("pk")).exists():
+        game = start_game(
+            creator=ana, mode=Game.Mode.COMPUTER, language="en", level=Seat.Level.MEDIUM, first=0
+        )
+        lines.append(f"demo game #{game.pk}: ana vs the computer (medium), ana to move")
+    return lines

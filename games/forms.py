@@ -1,0 +1,116 @@
+"""Forms: parse what the browser sends into what the models take."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+import engine
+from games.messages import error_message
+from games.models import Game, Seat
+
+#: Display names of the game languages (the engine's codes), for forms and pages.
+LANGUAGE_NAMES: dict[str, Any] = {
+    "en": _("English (US)"),
+    "en-GB": _("English (UK)"),
+    "es": _("Spanish"),
+    "it": _("Italian"),
+    "pt-BR": _("Portuguese (Brazil)"),
+    "de": _("German"),
+    "fr": _("French"),
+}
+
+
+def language_name(code: str) -> str:
+    return str(LANGUAGE_NAMES.get(code, code))
+
+
+def parse_tiles(text: str) -> list[engine.Placement]:
+    """``"7,7,C,n;7,8,A,b"`` -> placements (see docs/games-ui-contract.md §2).
+    Raises ``ValueError`` for anything malformed."""
+    placements = []
+    for part in text.strip().strip(";").split(";"):
+        fields = part.strip().split(",")
+        if len(fields) != 4 or fields[3] not in {"b", "n"}:
+            raise ValueError(f"bad placement {part!r}")
+        row, col = int(fields[0]), int(fields[1])
+        letter = fields[2].strip().upper()
+        if len(letter) > 1:
+            raise ValueError(f"bad letter {letter!r}")
+        placements.append(
+            engine.Placement(row, col, "" if letter == engine.BLANK else letter, fields[3] == "b")
+        )
+    return placements
+
+
+class ActionForm(forms.Form):
+    """The fields every game action carries: the version the client saw and the
+    client's id for this action (repeats of the same id are applied once)."""
+
+    version = forms.IntegerField(required=False, min_value=0)
+    action_id = forms.CharField(required=False, max_length=64)
+
+
+class MoveForm(ActionForm):
+    tiles = forms.CharField(max_length=400, required=False)
+
+    def clean_tiles(self) -> list[engine.Placement]:
+        text = self.cleaned_data.get("tiles") or ""
+        if not text.strip():
+            return []
+        try:
+            return parse_tiles(text)
+        except ValueError:
+            raise forms.ValidationError(error_message("bad_tiles"), code="bad_tiles") from None
+
+    def placements(self) -> list[engine.Placement]:
+        return list(self.cleaned_data["tiles"])
+
+
+class ExchangeForm(ActionForm):
+    exchange = forms.CharField(max_length=16, required=False)
+
+    def clean_exchange(self) -> str:
+        return "".join((self.cleaned_data.get("exchange") or "").split()).upper()
+
+
+class ChatForm(forms.Form):
+    text = forms.CharField(max_length=500, strip=True, label=_("Message"))
+
+
+class NewGameForm(forms.Form):
+    mode = forms.ChoiceField(label=_("Play against"), choices=Game.Mode.choices, initial=Game.Mode.COMPUTER)
+    language = forms.ChoiceField(
+        label=_("Game language"),
+        choices=[(code, LANGUAGE_NAMES[code]) for code in engine.LANGUAGES],
+        initial="en",
+    )
+    opponent = forms.CharField(label=_("Friend's username"), max_length=150, required=False)
+    level = forms.ChoiceField(
+        label=_("Computer level"), choices=Seat.Level.choices, required=False, initial=Seat.Level.MEDIUM
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        mode = data.get("mode")
+        if mode == Game.Mode.FRIEND:
+            name = (data.get("opponent") or "").strip()
+            if not name:
+                self.add_error("opponent", error_message("bad_opponent"))
+            else:
+                opponent = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+                if opponent is None:
+                    self.add_error("opponent", error_message("unknown_opponent"))
+                elif opponent.pk == self.user.pk:
+                    self.add_error("opponent", error_message("bad_opponent"))
+                data["opponent_user"] = opponent
+        if mode == Game.Mode.COMPUTER and not data.get("level"):
+            self.add_error("level", error_message("bad_level"))
+        return data

@@ -1,0 +1,65 @@
+"""Every refusal a player can meet, as a translatable sentence, in one place.
+
+Keys are the engine's ``IllegalMove`` codes (``engine.errors``) and the site's own
+``GameError`` codes (``games.models``). Views and rendering call :func:`error_message`.
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from engine import errors
+
+ERROR_MESSAGES: dict[str, Promise] = {
+    # The rules (engine.errors).
+    errors.NOT_YOUR_TURN: _("It is not your turn."),
+    errors.GAME_OVER: _("The game is over."),
+    errors.EMPTY_MOVE: _("Place at least one tile on the board."),
+    errors.OFF_BOARD: _("A tile is off the board."),
+    errors.DUPLICATE_SQUARE: _("Two tiles are on the same square."),
+    errors.SQUARE_TAKEN: _("A square you used already has a tile."),
+    errors.BLANK_NEEDS_LETTER: _("Choose the letter your blank stands for."),
+    errors.LETTER_NOT_IN_LANGUAGE: _("That letter is not part of this game's language."),
+    errors.TILE_NOT_IN_RACK: _("Those tiles are not all on your rack."),
+    errors.NOT_IN_LINE: _("Place your tiles in one row or one column."),
+    errors.GAP_IN_LINE: _("Your tiles must form one word without gaps."),
+    errors.FIRST_MOVE_OFF_CENTER: _("The first word must cover the centre star."),
+    errors.FIRST_MOVE_TOO_SHORT: _("The first word needs at least two letters."),
+    errors.NOT_CONNECTED: _("Your word must connect to the words on the board."),
+    errors.WORD_NOT_IN_LEXICON: _("Not in the dictionary: %(words)s."),
+    errors.EXCHANGE_BAG_TOO_SMALL: _("There are not enough tiles left in the bag to swap that many."),
+    errors.EXCHANGE_COUNT_INVALID: _("Choose between one and seven tiles to swap."),
+    # The site (games.models.GameError and the forms).
+    "game_moved_on": _("The game moved on: your opponent played first. Have a look and try again."),
+    "not_a_player": _("Only the players of this game can do that."),
+    "not_started": _("The game has not started yet."),
+    "declined": _("This game was declined."),
+    "not_invited": _("This invitation is not for you, or it is no longer open."),
+    "too_many_games": _(
+        "You already have the maximum number of games going (%(limit)s). Finish one before starting another."
+    ),
+    "bad_opponent": _("Choose another player (not yourself) by their username."),
+    "unknown_opponent": _("There is no player with that username."),
+    "bad_language": _("Choose one of the game languages."),
+    "bad_level": _("Choose easy, medium or hard."),
+    "bad_mode": _("Choose a friend, a random opponent or the computer."),
+    "bad_tiles": _("These tiles could not be read."),
+    "confirm_resign": _("Confirm that you want to resign."),
+    "not_finished": _("The game record can be downloaded once the game is over."),
+}
+
+
+def error_message(code: str, *, words: tuple[str, ...] = (), limit: int | None = None) -> str:
+    """The translated sentence for ``code`` (a generic one for an unknown code)."""
+    message = ERROR_MESSAGES.get(code)
+    if message is None:
+        return gettext("That is not allowed.")
+    if code == errors.WORD_NOT_IN_LEXICON:
+        return str(message) % {"words": ", ".join(words)}
+    if code == "too_many_games":
+        from django.conf import settings
+
+        return str(message) % {"limit": limit if limit is not None else settings.MAX_ACTIVE_GAMES}
+    return str(message)

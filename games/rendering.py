@@ -1,0 +1,468 @@
+"""The one place that builds template context for games, and renders their partials.
+
+Views and consumers both call :func:`game_context` and :func:`fragments`, so a fragment
+looks the same whichever path produced it (STYLE.md 3.6). Privacy lives here: a rack
+is put in the context only for its owner, and racks in move records only once the game
+is over. The names and types are the contract in ``docs/games-ui-contract.md``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext, pgettext
+
+import engine
+from engine.board import square_name
+from games.forms import language_name
+from games.models import ChatMessage, Game, Move, Seat
+
+PARTIALS: dict[str, str] = {
+    "board": "games/_board.html",
+    "rack": "games/_rack.html",
+    "scoreboard": "games/_scoreboard.html",
+    "move_panel": "games/_move_panel.html",
+    "move_log": "games/_move_log.html",
+    "chat": "games/_chat.html",
+    "game_over": "games/_game_over.html",
+    "lobby_games": "games/_lobby_games.html",
+    "new_game_form": "games/_new_game_form.html",
+    "replay": "games/_replay.html",
+}
+
+# The partials of a game snapshot, in the order they are sent.
+SNAPSHOT = ("board", "rack", "scoreboard", "move_panel", "move_log", "chat", "game_over")
+
+
+def premium_names() -> dict[str, tuple[str, str]]:
+    """Premium code -> (short label on the square, name read by screen readers)."""
+    return {
+        "TW": (pgettext("premium square", "TW"), gettext("triple word")),
+        "DW": (pgettext("premium square", "DW"), gettext("double word")),
+        "TL": (pgettext("premium square", "TL"), gettext("triple letter")),
+        "DL": (pgettext("premium square", "DL"), gettext("double letter")),
+    }
+
+
+def load_game(game_id: int) -> Game:
+    return Game.objects.select_related("created_by").prefetch_related("seats__user").get(pk=game_id)
+
+
+def squares(
+    board: Sequence[str], *, language: str, layout_name: str = "wwf", last: Iterable[tuple[int, int]] = ()
+) -> list[list[dict[str, Any]]]:
+    """The board as rows of square dicts (see the contract)."""
+    geometry = engine.layout(layout_name)
+    values = engine.tileset(language).values
+    names = premium_names()
+    highlighted = set(last)
+    rows = []
+    for r, line in enumerate(board):
+        row = []
+        for c, char in enumerate(line):
+            premium = geometry.premium(r, c)
+            label = square_name(r, c)
+            is_center = (r, c) == geometry.center
+            empty = char == engine.EMPTY
+            letter = "" if empty else char.upper()
+            is_blank = not empty and char != letter
+            value = None if empty else (0 if is_blank else values.get(letter, 0))
+            parts = [label]
+            if is_center:
+                parts.append(gettext("centre star"))
+            elif premium:
+                parts.append(names[premium][1])
+            if empty:
+                parts.append(gettext("empty"))
+            elif is_blank:
+                parts.append(gettext("blank as %(letter)s") % {"letter": letter})
+            else:
+                parts.append(
+                    gettext("tile %(letter)s, %(value)s points") % {"letter": letter, "value": value}
+                )
+            row.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "label": label,
+                    "premium": premium,
+                    "premium_label": names[premium][0] if premium else "",
+                    "is_center": is_center,
+                    "letter": letter,
+                    "value": value,
+                    "is_blank": is_blank,
+                    "is_last_move": (r, c) in highlighted,
+                    "aria_label": ", ".join(parts),
+                }
+            )
+        rows.append(row)
+    return rows
+
+
+def rack_tiles(rack: str, language: str) -> list[dict[str, Any]]:
+    values = engine.tileset(language).values
+    return [
+        {
+            "index": i,
+            "letter": t,
+            "value": 0 if t == engine.BLANK else values.get(t, 0),
+            "is_blank": t == engine.BLANK,
+        }
+        for i, t in enumerate(rack)
+    ]
+
+
+def move_items(moves: Sequence[Move], seats: Sequence[Seat], *, show_racks: bool) -> list[dict[str, Any]]:
+    names = {s.index: s.display_name for s in seats}
+    kinds = dict(Move.Kind.choices)
+    totals: dict[int, int] = {}
+    items = []
+    for move in moves:
+        totals[move.seat] = totals.get(move.seat, 0) + move.score
+        words = [{"word": w["word"], "score": w["score"]} for w in move.words]
+        position = ""
+        if move.kind == Move.Kind.PLAY and move.words:
+            start = move.words[0]["start"]
+            direction = gettext("across") if move.words[0]["direction"] == "across" else gettext("down")
+            position = f"{square_name(start[0], start[1])} {direction}"
+        items.append(
+            {
+                "number": move.number,
+                "seat": move.seat,
+                "player": names.get(move.seat, ""),
+                "kind": move.kind,
+                "kind_label": str(kinds.get(move.kind, move.kind)),
+                "words": words,
+                "main_word": words[0]["word"] if words else "",
+                "position": position,
+                "score": move.score,
+                "total": totals[move.seat],
+                "bingo": move.bingo,
+                "exchanged_count": len(move.exchanged),
+                "created_at": move.created_at,
+                # Racks are private until the game is over (then they are the record).
+                "rack_before": move.rack_before if show_racks else "",
+                "rack_after": move.rack_after if show_racks else "",
+            }
+        )
+    return items
+
+
+def last_move_squares(moves: Sequence[Move]) -> list[tuple[int, int]]:
+    for move in reversed(moves):
+        if move.kind == Move.Kind.PLAY:
+            return [(t["row"], t["col"]) for t in move.tiles]
+        if move.kind in (Move.Kind.EXCHANGE, Move.Kind.PASS):
+            return []
+    return []
+
+
+def initials(name: str) -> str:
+    return "".join(part[0] for part in name.split()[:2]).upper() or name[:2].upper()
+
+
+def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
+    """Everything a game page or partial may show to ``viewer`` (see the contract)."""
+    seats = game.seat_list()
+    viewer_seat = game.seat_of(viewer)
+    is_player = viewer_seat is not None
+    active = game.status == Game.Status.ACTIVE
+    over = game.status == Game.Status.FINISHED
+    state = game.state_obj() if game.state else None
+    moves = list(game.moves.all())
+    end = state.end if state is not None else None
+    is_my_turn = active and is_player and game.turn_seat == viewer_seat
+    names = [s.display_name for s in seats]
+
+    seat_items = []
+    for seat in seats:
+        i = seat.index
+        seat_items.append(
+            {
+                "index": i,
+                "name": seat.display_name,
+                "initials": initials(seat.display_name),
+                "is_computer": seat.is_computer,
+                "level": seat.get_computer_level_display() if seat.is_computer else "",
+                "score": state.scores[i] if state else seat.score,
+                "is_turn": active and game.turn_seat == i,
+                "is_viewer": viewer_seat == i,
+                "rack_count": len(state.racks[i]) if state else 0,
+                "is_winner": over and game.winner_seat == i,
+                "final_rack": state.racks[i] if (over and state) else "",
+                "adjustment": end.adjustments[i] if (over and end) else 0,
+            }
+        )
+    winner = next((s for s in seat_items if s["is_winner"]), None)
+    language = game.language
+    tiles = engine.tileset(language)
+    board = state.board if state else engine.layout().empty_board()
+
+    vs = " vs ".join(names) if names else gettext("Waiting for an opponent")
+    title = (gettext("Your turn · %(players)s") % {"players": vs}) if is_my_turn else vs
+    rack = rack_tiles(state.racks[viewer_seat], language) if (state and viewer_seat is not None) else []
+
+    context: dict[str, Any] = {
+        "game": game,
+        "version": game.version,
+        "oob": False,
+        "title": title,
+        "ws_url": f"/ws/games/{game.pk}/",
+        "language": language,
+        "language_name": language_name(language),
+        "status": game.status,
+        "viewer_seat": viewer_seat,
+        "is_player": is_player,
+        "is_spectator": not is_player,
+        "is_my_turn": is_my_turn,
+        "can_act": is_my_turn,
+        "can_resign": active and is_player,
+        "can_accept": game.status == Game.Status.INVITED
+        and is_player
+        and getattr(viewer, "pk", None) != game.created_by_id,
+        "can_cancel": game.status in (Game.Status.INVITED, Game.Status.OPEN)
+        and getattr(viewer, "pk", None) == game.created_by_id,
+        "can_chat": is_player,
+        "can_rematch": over and is_player,
+        "gcg_available": over,
+        "seats": seat_items,
+        "turn_seat": game.turn_seat if active else None,
+        "bag_count": len(state.bag) if state else tiles.total_tiles,
+        "squares": squares(board, language=language, last=last_move_squares(moves)),
+        "column_labels": [chr(ord("A") + c) for c in range(len(board))],
+        "row_labels": [str(r + 1) for r in range(len(board))],
+        "rack": rack,
+        "rack_size": tiles.rack_size,
+        "blank_letters": [letter for letter in tiles.alphabet if letter in tiles.blank_letters],
+        "tile_values": dict(tiles.values),
+        "moves": move_items(moves, seats, show_racks=over),
+        "chat": chat_items(game, viewer) if is_player else [],
+        "is_over": over,
+        "end_reason": game.end_reason,
+        "end_reason_label": game.get_end_reason_display() if game.end_reason else "",
+        "winner": winner,
+        "result_text": result_text(seat_items, winner) if over else "",
+        "deadline": game.turn_deadline if active else None,
+        "form_errors": [],
+        "pending": "",
+        "preview": None,
+        "action_id": uuid.uuid4().hex,
+        "notice": "",
+        "computer_thinking": game.computer_seat_to_move() is not None,
+    }
+    context["last_move"] = context["moves"][-1] if context["moves"] else None
+    if context["computer_thinking"]:
+        context["notice"] = gettext("The computer is thinking…")
+    context.update(extra)
+    return context
+
+
+def result_text(seats: Sequence[dict[str, Any]], winner: dict[str, Any] | None) -> str:
+    scores = "–".join(str(s["score"]) for s in seats)
+    if winner is None:
+        return gettext("Draw %(scores)s") % {"scores": scores}
+    return gettext("%(name)s won %(scores)s") % {"name": winner["name"], "scores": scores}
+
+
+def chat_items(game: Game, viewer: Any) -> list[dict[str, Any]]:
+    messages = ChatMessage.objects.filter(game=game).select_related("author").order_by("created_at", "pk")
+    return [
+        {
+            "author": str(m.author),
+            "text": m.text,
+            "created_at": m.created_at,
+            "is_mine": m.author_id == viewer.pk,
+        }
+        for m in messages
+    ]
+
+
+def preview_item(evaluation: engine.Evaluation | None = None, error: str = "") -> dict[str, Any]:
+    if evaluation is None:
+        return {"valid": False, "score": 0, "bingo": False, "words": [], "error": error}
+    return {
+        "valid": True,
+        "score": evaluation.score,
+        "bingo": evaluation.bingo,
+        "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
+        "error": "",
+    }
+
+
+def render_partials(
+    names: Iterable[str], context: dict[str, Any], *, request: HttpRequest | None = None
+) -> str:
+    return "".join(render_to_string(PARTIALS[name], context, request=request) for name in names)
+
+
+def snapshot_names(context: dict[str, Any]) -> list[str]:
+    """The partials this viewer may receive: the rack only for a seated player, the
+    chat only for players."""
+    names = list(SNAPSHOT)
+    if context["viewer_seat"] is None:
+        names.remove("rack")
+    if not context["can_chat"]:
+        names.remove("chat")
+    return names
+
+
+def fragments(game: Game, viewer: Any, *, request: HttpRequest | None = None, **extra: Any) -> str:
+    """The full snapshot for ``viewer``: every partial they may see, each as an
+    out-of-band swap (``hx-swap-oob``)."""
+    context = game_context(game, viewer, oob=True, **extra)
+    return render_partials(snapshot_names(context), context, request=request)
+
+
+def fragments_for(game_id: int, viewer: Any) -> str:
+    """Re-read the game and render the snapshot for ``viewer`` (used by consumers)."""
+    return fragments(load_game(game_id), viewer)
+
+
+def chat_fragment(game_id: int, viewer: Any) -> str:
+    game = load_game(game_id)
+    context = game_context(game, viewer, oob=True)
+    return render_partials(["chat"], context) if context["can_chat"] else ""
+
+
+# ----- lobby ---------------------------------------------------------------------
+
+
+def lobby_item(game: Game, user: Any) -> dict[str, Any]:
+    seats = game.seat_list()
+    mine = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
+    other = next((s for s in seats if s is not mine), None)
+    result = ""
+    if game.status == Game.Status.FINISHED and mine is not None:
+        result = "draw" if game.winner_seat is None else ("won" if game.winner_seat == mine.index else "lost")
+    if other is not None:
+        opponent = other.display_name
+    elif game.status == Game.Status.OPEN:
+        opponent = gettext("waiting for an opponent")
+    else:
+        opponent = " vs ".join(s.display_name for s in seats)
+    return {
+        "id": game.pk,
+        "url": reverse("games:detail", args=[game.pk]),
+        "opponent": opponent,
+        "players": [s.display_name for s in seats],
+        "language": game.language,
+        "language_name": language_name(game.language),
+        "mode": game.mode,
+        "status": game.status,
+        "my_score": mine.score if mine else None,
+        "their_score": other.score if other else None,
+        "is_my_turn": game.status == Game.Status.ACTIVE and mine is not None and game.turn_seat == mine.index,
+        "result": result,
+        "updated_at": game.updated_at,
+        "deadline": game.turn_deadline,
+    }
+
+
+def lobby_context(user: Any, **extra: Any) -> dict[str, Any]:
+    from django.conf import settings
+
+    own = Game.objects.for_player(user).prefetch_related("seats__user").order_by("-updated_at")
+    live = list(own.filter(status__in=[Game.Status.ACTIVE, Game.Status.INVITED]))
+    your_turn: list[dict[str, Any]] = []
+    their_turn: list[dict[str, Any]] = []
+    received: list[dict[str, Any]] = []
+    sent: list[dict[str, Any]] = []
+    for game in live:
+        item = lobby_item(game, user)
+        if game.status == Game.Status.INVITED:
+            (sent if game.created_by_id == user.pk else received).append(item)
+        elif item["is_my_turn"]:
+            your_turn.append(item)
+        else:
+            their_turn.append(item)
+    finished = [lobby_item(g, user) for g in own.filter(status=Game.Status.FINISHED)[:20]]
+    seeks = Game.objects.filter(created_by=user, status=Game.Status.OPEN).order_by("created_at")
+    context: dict[str, Any] = {
+        "your_turn": your_turn,
+        "their_turn": their_turn,
+        "finished": finished,
+        "invitations_received": received,
+        "invitations_sent": sent,
+        "open_seeks": [lobby_item(g, user) for g in seeks],
+        "active_count": Game.objects.active_for(user).count(),
+        "max_active": settings.MAX_ACTIVE_GAMES,
+        "ws_url": "/ws/lobby/",
+        "oob": False,
+    }
+    context.update(extra)
+    return context
+
+
+def public_games(user: Any, limit: int = 50) -> list[dict[str, Any]]:
+    games = (
+        Game.objects.filter(is_public=True, status=Game.Status.ACTIVE)
+        .prefetch_related("seats__user")
+        .order_by("-updated_at")[:limit]
+    )
+    return [lobby_item(g, user) for g in games]
+
+
+def lobby_fragment(user: Any) -> str:
+    return render_partials(["lobby_games"], lobby_context(user, oob=True))
+
+
+# ----- replay ----------------------------------------------------------------------
+
+
+def replay_context(game: Game, viewer: Any, step: int | None) -> dict[str, Any]:
+    """The position after ``step`` moves (0 = before the first); racks only once the
+    game is over."""
+    moves = list(game.moves.all())
+    seats = game.seat_list()
+    step = len(moves) if step is None else max(0, min(step, len(moves)))
+    board = list(engine.layout().empty_board())
+    scores = [0] * max(len(seats), 2)
+    for move in moves[:step]:
+        for t in move.tiles:
+            char = t["letter"].lower() if t["blank"] else t["letter"]
+            line = board[t["row"]]
+            board[t["row"]] = line[: t["col"]] + char + line[t["col"] + 1 :]
+        scores[move.seat] += move.score
+        end = move.engine_record.get("end")
+        if end:
+            scores = [s + a for s, a in zip(scores, end["adjustments"], strict=False)]
+    over = game.status == Game.Status.FINISHED
+    racks = []
+    for seat in seats:
+        rack = ""
+        if over:
+            later = next((m for m in moves[step:] if m.seat == seat.index), None)
+            earlier = next((m for m in reversed(moves[:step]) if m.seat == seat.index), None)
+            rack = later.rack_before if later else (earlier.rack_after if earlier else "")
+        racks.append(
+            {"index": seat.index, "name": seat.display_name, "score": scores[seat.index], "rack": rack}
+        )
+    items = move_items(moves, seats, show_racks=over)
+    current = moves[step - 1] if step > 0 else None
+    return {
+        "game": game,
+        "version": game.version,
+        "language_name": language_name(game.language),
+        "step": step,
+        "steps": len(moves),
+        "previous_step": step - 1 if step > 0 else None,
+        "next_step": step + 1 if step < len(moves) else None,
+        "squares": squares(
+            board,
+            language=game.language,
+            last=[(t["row"], t["col"]) for t in current.tiles] if current else (),
+        ),
+        "column_labels": [chr(ord("A") + c) for c in range(len(board))],
+        "row_labels": [str(r + 1) for r in range(len(board))],
+        "seats": racks,
+        "racks_visible": over,
+        "moves": items,
+        "current_move": items[step - 1] if step > 0 else None,
+        "is_over": over,
+        "oob": False,
+    }

@@ -1,0 +1,200 @@
+"""Workflows that create games or sweep many of them (STYLE.md 3.4)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from games import realtime
+from games.models import Game, GameError, Move, Seat, create_seats, rng_for
+
+
+def inactivity_days(mode: str) -> int:
+    """Days a player may take per turn: the random-opponent limit, or the friend limit
+    (also used against the computer, which never hurries anyone)."""
+    if mode == Game.Mode.RANDOM:
+        return int(settings.INACTIVITY_DAYS_RANDOM)
+    return int(settings.INACTIVITY_DAYS_FRIEND)
+
+
+def start_game(
+    *,
+    creator: Any,
+    mode: str,
+    language: str,
+    opponent: Any | None = None,
+    level: str | None = None,
+    first: int | None = None,
+    rematch_of: Game | None = None,
+) -> Game:
+    """Start a game for ``creator``:
+
+    - ``friend``: an invitation to ``opponent`` (a user), who accepts or declines;
+    - ``random``: joins the oldest open seek in ``language`` by someone else (first
+      come, first served), or opens a seek (returning the one already open, if any);
+    - ``computer``: an active game against the computer at ``level``.
+
+    ``first`` (0: the creator, 1: the opponent) says who moves first; by default the
+    game's seed decides. Raises ``GameError`` (``too_many_games``, ``bad_opponent``,
+    ``bad_language``, ``bad_level``). Runs in one transaction; the creator's user row is
+    locked so that two simultaneous requests cannot both pass the active-games limit.
+    """
+    if language not in engine.LANGUAGES:
+        raise GameError("bad_language")
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=creator.pk).first()
+        if Game.objects.active_for(creator).count() >= settings.MAX_ACTIVE_GAMES:
+            raise GameError("too_many_games")
+        if mode == Game.Mode.FRIEND:
+            if opponent is None or opponent.pk == creator.pk:
+                raise GameError("bad_opponent")
+            game = _new_game(creator, mode, language, rematch_of=rematch_of)
+            _deal(game, [creator, opponent], first=first, status=Game.Status.INVITED)
+            realtime.lobby_changed([opponent.pk, creator.pk])
+        elif mode == Game.Mode.COMPUTER:
+            if level not in Seat.Level.values:
+                raise GameError("bad_level")
+            game = _new_game(creator, mode, language, rematch_of=rematch_of)
+            _deal(game, [creator, level], first=first, status=Game.Status.ACTIVE)
+            realtime.lobby_changed([creator.pk])
+        elif mode == Game.Mode.RANDOM:
+            game = _join_or_open_seek(creator, language)
+        else:
+            raise GameError("bad_mode")
+    return game
+
+
+def _new_game(
+    creator: Any, mode: str, language: str, *, status: str = "", rematch_of: Game | None = None
+) -> Game:
+    return Game.objects.create(
+        language=language,
+        mode=mode,
+        status=status or Game.Status.INVITED,
+        created_by=creator,
+        # 63 bits: a BigIntegerField holds it on every database.
+        seed=secrets.randbits(63),
+        inactivity_days=inactivity_days(mode),
+        rematch_of=rematch_of,
+    )
+
+
+def _deal(game: Game, players: list[Any], *, first: int | None, status: str) -> None:
+    """Seat ``players`` (the creator first in the list), deal the tiles and set the
+    status. The engine always starts seat 0, so whoever moves first gets seat 0."""
+    if first is None:
+        first = rng_for(game.seed, "first").randrange(2)
+    ordered = players if first == 0 else list(reversed(players))
+    create_seats(game, ordered)
+    state = engine.new_game(game.language, rng_for(game.seed, "deal"))
+    game.state = state.to_dict()
+    game.first_player = None if isinstance(ordered[0], str) else ordered[0]
+    game.status = status
+    if status == Game.Status.ACTIVE:
+        game._start_turn_clock(state)
+    game.version += 1
+    game.save()
+    realtime.game_changed(game.pk, game.version, player_ids=game.player_ids())
+    if status == Game.Status.ACTIVE and game.computer_seat_to_move() is not None:
+        from games import computer
+
+        game_id, version = game.pk, game.version
+        transaction.on_commit(lambda: computer.schedule(game_id, version))
+
+
+def _join_or_open_seek(creator: Any, language: str) -> Game:
+    """Match with the oldest open seek in ``language``, or open one.
+
+    Race safety: the seek row is locked with ``SKIP LOCKED`` on PostgreSQL, so two
+    players answering at once take two different seeks (or one opens a new seek) and
+    never the same one; the status is checked under the lock. On SQLite the whole
+    transaction is serialised (``transaction_mode = IMMEDIATE``).
+    """
+    own = Game.objects.filter(created_by=creator, status=Game.Status.OPEN, language=language).first()
+    if own is not None:
+        return own
+    seek = (
+        Game.objects.select_for_update(skip_locked=True)
+        .filter(status=Game.Status.OPEN, language=language, mode=Game.Mode.RANDOM)
+        .exclude(created_by=creator)
+        .order_by("created_at", "pk")
+        .first()
+    )
+    if seek is None:
+        return _new_game(creator, Game.Mode.RANDOM, language, status=Game.Status.OPEN)
+    _deal(seek, [seek.created_by, creator], first=None, status=Game.Status.ACTIVE)
+    return seek
+
+
+def rematch(*, game: Game, user: Any) -> Game:
+    """A new game between the same players, in the same language; whoever did not move
+    first this time moves first. For a computer game it starts at once; otherwise it is
+    an invitation to the other player. If either player already asked for a rematch of
+    ``game``, that game is returned instead of a second one."""
+    seat = game.seat_of(user)
+    if seat is None or game.status != Game.Status.FINISHED:
+        raise GameError("not_a_player")
+    existing = game.rematches.exclude(status=Game.Status.DECLINED).first()
+    if existing is not None:
+        return existing
+    other = next(s for s in game.seat_list() if s.index != seat)
+    # The creator is players[0] in start_game; seat 0 moved first in the old game.
+    first = 0 if seat != 0 else 1
+    if other.is_computer:
+        return start_game(
+            creator=user,
+            mode=Game.Mode.COMPUTER,
+            language=game.language,
+            level=other.computer_level,
+            first=first,
+            rematch_of=game,
+        )
+    return start_game(
+        creator=user,
+        mode=Game.Mode.FRIEND,
+        language=game.language,
+        opponent=other.user,
+        first=first,
+        rematch_of=game,
+    )
+
+
+@dataclass
+class ExpiryReport:
+    timed_out: list[int] = field(default_factory=list)
+    reminded: list[int] = field(default_factory=list)
+
+
+def expire_games(*, now: datetime | None = None) -> ExpiryReport:
+    """Time out every player whose turn deadline has passed (``engine.timeout``: a loss),
+    then remind, once per turn, every player with a day or less left. Each game is
+    handled by its own locked model method, so a move made meanwhile wins."""
+    now = now or timezone.now()
+    report = ExpiryReport()
+    for game in Game.objects.due_for_timeout(now).prefetch_related("seats__user"):
+        if game.timeout(now=now) is not None:
+            report.timed_out.append(game.pk)
+    for game in Game.objects.due_for_reminder(now).prefetch_related("seats__user"):
+        if game.send_turn_reminder(now=now):
+            report.reminded.append(game.pk)
+    return report
+
+
+def count_finished_games_with_word(language: str, word: str) -> int:
+    """Finished games in ``language`` where ``word`` (normalised) was formed by a play,
+    as a main or cross word (registered with ``dictionaries.hooks``)."""
+    return (
+        Move.objects.filter(game__status=Game.Status.FINISHED, game__language=language)
+        .filter(words_text__contains=f" {word} ")
+        .values("game_id")
+        .distinct()
+        .count()
+    )

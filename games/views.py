@@ -1,0 +1,298 @@
+"""Thin views: fetch the game with a permission check, validate, call one model or
+service method, render partials from ``games.rendering`` (docs/games-ui-contract.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+import engine
+from engine.gcg import GameRecord, export_gcg
+from games import rendering, services
+from games.forms import ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm
+from games.messages import error_message
+from games.models import Game, GameError, GameMovedOn
+
+if TYPE_CHECKING:
+    from django_htmx.middleware import HtmxDetails
+
+    from accounts.models import User
+
+    class AuthedRequest(HttpRequest):
+        user: User
+        htmx: HtmxDetails
+else:
+    AuthedRequest = HttpRequest
+
+GameView = Callable[[AuthedRequest, Game], HttpResponse]
+
+
+def game_view(*, seated: bool = False) -> Callable[[GameView], Callable[[AuthedRequest, int], HttpResponse]]:
+    """Fetch the game the user may watch (404 otherwise, never revealing it exists);
+    with ``seated``, only its players may go on (403 with a sentence otherwise)."""
+
+    def decorate(view: GameView) -> Callable[[AuthedRequest, int], HttpResponse]:
+        @wraps(view)
+        def inner(request: AuthedRequest, game_id: int) -> HttpResponse:
+            games = Game.objects.watchable_by(request.user).prefetch_related("seats__user")
+            game = get_object_or_404(games, pk=game_id)
+            if seated and game.seat_of(request.user) is None:
+                return HttpResponseForbidden(error_message("not_a_player"))
+            return view(request, game)
+
+        return inner
+
+    return decorate
+
+
+def redirect_to(request: AuthedRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def refused(request: AuthedRequest, game: Game, errors: list[str], *, pending: str = "") -> HttpResponse:
+    """The move panel with the errors and the player's pending tiles; the board is
+    left alone so the tiles stay where the player put them."""
+    if not request.htmx:
+        for error in errors:
+            messages.error(request, error)
+        return redirect("games:detail", game.pk)
+    context = rendering.game_context(game, request.user, oob=True, form_errors=errors, pending=pending)
+    return HttpResponse(rendering.render_partials(["move_panel"], context, request=request))
+
+
+def act(
+    request: AuthedRequest, game: Game, action: Callable[[], object], *, pending: str = ""
+) -> HttpResponse:
+    """Run one game action and answer per the contract (§3): the snapshot when it was
+    applied (or was a repeat), the move panel with the error when it was refused, the
+    snapshot with "the game moved on" when the client's version was stale."""
+    errors: list[str] = []
+    try:
+        action()
+    except GameMovedOn as exc:
+        errors = [error_message(exc.code)]
+    except engine.IllegalMove as exc:
+        return refused(request, game, [error_message(exc.code, words=exc.words)], pending=pending)
+    except GameError as exc:
+        return refused(request, game, [error_message(exc.code)], pending=pending)
+    if not request.htmx:
+        for error in errors:
+            messages.error(request, error)
+        return redirect("games:detail", game.pk)
+    game = rendering.load_game(game.pk)
+    return HttpResponse(
+        rendering.fragments(game, request.user, request=request, form_errors=errors, pending=pending)
+    )
+
+
+def action_fields(form: ActionForm) -> dict[str, Any]:
+    return {
+        "version": form.cleaned_data.get("version"),
+        "action_id": form.cleaned_data.get("action_id") or "",
+    }
+
+
+def form_errors(form: Any) -> list[str]:
+    return [str(e) for field_errors in form.errors.values() for e in field_errors]
+
+
+@require_GET
+@login_required
+def lobby(request: AuthedRequest) -> HttpResponse:
+    context = rendering.lobby_context(request.user)
+    template = "games/_lobby_games.html" if request.htmx else "games/lobby.html"
+    return render(request, template, {**context, "form": NewGameForm(user=request.user)})
+
+
+@require_GET
+@login_required
+def watch(request: AuthedRequest) -> HttpResponse:
+    return render(request, "games/watch.html", {"public_games": rendering.public_games(request.user)})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def new_game(request: AuthedRequest) -> HttpResponse:
+    form = NewGameForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.start_game(
+                creator=request.user,
+                mode=data["mode"],
+                language=data["language"],
+                opponent=data.get("opponent_user"),
+                level=data.get("level") or None,
+            )
+        except GameError as exc:
+            form.add_error(None, error_message(exc.code))
+        else:
+            return redirect_to(request, reverse("games:detail", args=[game.pk]))
+    template = "games/_new_game_form.html" if request.htmx else "games/new.html"
+    return render(request, template, {"form": form})
+
+
+@require_GET
+@login_required
+@game_view()
+def detail(request: AuthedRequest, game: Game) -> HttpResponse:
+    return render(request, "games/game.html", rendering.game_context(game, request.user))
+
+
+@require_GET
+@login_required
+@game_view()
+def fragments(request: AuthedRequest, game: Game) -> HttpResponse:
+    return HttpResponse(rendering.fragments(game, request.user, request=request))
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def preview(request: AuthedRequest, game: Game) -> HttpResponse:
+    form = MoveForm(request.POST)
+    pending = request.POST.get("tiles", "")
+    try:
+        if not form.is_valid():
+            raise GameError("bad_tiles")
+        item = rendering.preview_item(game.preview(request.user, form.placements()))
+    except engine.IllegalMove as exc:
+        item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
+    except GameError as exc:
+        item = rendering.preview_item(error=error_message(exc.code))
+    context = rendering.game_context(game, request.user, oob=True, preview=item, pending=pending)
+    return HttpResponse(rendering.render_partials(["move_panel"], context, request=request))
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def play(request: AuthedRequest, game: Game) -> HttpResponse:
+    form = MoveForm(request.POST)
+    pending = request.POST.get("tiles", "")
+    if not form.is_valid():
+        return refused(request, game, form_errors(form), pending=pending)
+    return act(
+        request,
+        game,
+        lambda: game.play(request.user, form.placements(), **action_fields(form)),
+        pending=pending,
+    )
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def exchange(request: AuthedRequest, game: Game) -> HttpResponse:
+    form = ExchangeForm(request.POST)
+    if not form.is_valid():
+        return refused(request, game, form_errors(form))
+    return act(
+        request,
+        game,
+        lambda: game.exchange(request.user, form.cleaned_data["exchange"], **action_fields(form)),
+    )
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def pass_turn(request: AuthedRequest, game: Game) -> HttpResponse:
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return refused(request, game, form_errors(form))
+    return act(request, game, lambda: game.pass_turn(request.user, **action_fields(form)))
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+@game_view(seated=True)
+def resign(request: AuthedRequest, game: Game) -> HttpResponse:
+    form = ActionForm(request.POST or None)
+    if request.method == "GET" or request.POST.get("confirm") != "yes" or not form.is_valid():
+        if request.htmx and request.method == "POST":
+            return HttpResponseBadRequest(error_message("confirm_resign"))
+        return render(request, "games/resign.html", rendering.game_context(game, request.user))
+    return act(request, game, lambda: game.resign(request.user, **action_fields(form)))
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def accept(request: AuthedRequest, game: Game) -> HttpResponse:
+    return act(request, game, lambda: game.accept(request.user))
+
+
+@require_POST
+@login_required
+@game_view(seated=False)
+def decline(request: AuthedRequest, game: Game) -> HttpResponse:
+    try:
+        game.decline(request.user)
+    except GameError as exc:
+        return HttpResponseForbidden(error_message(exc.code))
+    return redirect_to(request, reverse("games:lobby"))
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def rematch(request: AuthedRequest, game: Game) -> HttpResponse:
+    try:
+        new = services.rematch(game=game, user=request.user)
+    except GameError as exc:
+        return HttpResponseForbidden(error_message(exc.code))
+    return redirect_to(request, reverse("games:detail", args=[new.pk]))
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def chat(request: AuthedRequest, game: Game) -> HttpResponse:
+    form = ChatForm(request.POST)
+    if form.is_valid():
+        game.post_chat(request.user, form.cleaned_data["text"])
+    if not request.htmx:
+        return redirect("games:detail", game.pk)
+    context = rendering.game_context(game, request.user, oob=True, chat_form=form)
+    return HttpResponse(rendering.render_partials(["chat"], context, request=request))
+
+
+@require_GET
+@login_required
+@game_view()
+def gcg(request: AuthedRequest, game: Game) -> HttpResponse:
+    # The record holds every rack: nobody gets it while the game is on.
+    if not game.is_over:
+        return HttpResponseForbidden(error_message("not_finished"))
+    seats = game.seat_list()
+    record = GameRecord(
+        language=game.language,
+        players=tuple(s.display_name for s in seats),
+        moves=tuple(m.record_obj() for m in game.moves.all()),
+        layout=game.state.get("layout", "wwf"),
+    )
+    response = HttpResponse(export_gcg(record), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="wordgame-{game.pk}.gcg"'
+    return response
+
+
+@require_GET
+@login_required
+@game_view()
+def replay(request: AuthedRequest, game: Game) -> HttpResponse:
+    try:
+        step = int(request.GET["move"]) if "move" in request.GET else None
+    except ValueError:
+        step = None
+    context = rendering.replay_context(game, request.user, step)
+    return render(request, "games/_replay.html" if request.htmx else "games/replay.html", context)
