@@ -1,7 +1,11 @@
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import path
+
+from dictionaries import views
 
 app_name = "dictionaries"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("", views.lookup, name="lookup"),
+]

@@ -1,0 +1,82 @@
+"""The issue's key test: a moderator approves a proposed word, and a separate server
+process (sharing only the database) finds it valid and playable within 5 seconds,
+without a restart."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from dictionaries.services import propose_change
+
+ROOT = Path(settings.BASE_DIR)
+
+# The other process: a stand-in for a second server worker. It loads the live English
+# lexicon, reports that the word is absent, then polls for_language() the way every
+# request does until the word is there and a first move playing it evaluates.
+WORKER = """
+import sys, time
+import django
+from django.conf import settings
+settings.DATABASES["default"]["NAME"] = sys.argv[1]
+django.setup()
+from dictionaries.lexicons import for_language
+from engine import Placement, evaluate, layout, tileset
+word = sys.argv[2]
+first = for_language("en")
+print("absent" if word not in first else "present", first.version, flush=True)
+deadline = time.monotonic() + 20
+while time.monotonic() < deadline:
+    lexicon = for_language("en")
+    if word in lexicon:
+        geometry = layout("wwf")
+        tiles = [Placement(7, 7 + i, letter) for i, letter in enumerate(word)]
+        move = evaluate(geometry.empty_board(), tiles, tileset=tileset("en"), layout=geometry, lexicon=lexicon)
+        print("playable", move.score, lexicon.version, flush=True)
+        break
+    time.sleep(0.02)
+else:
+    print("timeout", flush=True)
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_approved_word_is_playable_in_another_process_within_5_seconds(
+    lexicon_dir: Path, ana: Any, mia: Any
+) -> None:
+    from dictionaries.services import ensure_dictionaries
+
+    ensure_dictionaries()
+    change = propose_change(language="en", word="blorp", action="add", proposed_by=ana, reason="test")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "wordgame.settings", "LEXICON_DIR": str(lexicon_dir)}
+    worker = subprocess.Popen(
+        [sys.executable, "-c", WORKER, str(connection.settings_dict["NAME"]), "BLORP"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert worker.stdout is not None
+        first = worker.stdout.readline().split()
+        assert first == ["absent", "1"], worker.stderr.read() if worker.stderr else first
+        approved_at = time.monotonic()
+        change.approve(by=mia)
+        seen = worker.stdout.readline().split()
+        elapsed = time.monotonic() - approved_at
+        assert seen[0] == "playable", seen
+        assert int(seen[1]) > 0
+        assert int(seen[2]) == 2  # the worker reports the version the approval produced
+        assert elapsed < 5.0
+    finally:
+        worker.kill()
+        worker.communicate(timeout=10)
