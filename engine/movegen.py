@@ -46,7 +46,7 @@ from engine.moves import Placement
 from engine.scoring import ACROSS, DOWN, Direction, WordScore, words_formed
 from engine.tiles import BLANK, TileSet
 
-__all__ = ["GeneratedMove", "MoveCount", "best", "count", "generate"]
+__all__ = ["GeneratedMove", "MoveCount", "best", "count", "generate", "scores"]
 
 _NEVER = -(1 << 30)  # a bound no play reaches
 _LETTER_FACTOR = {"DL": 2, "TL": 3}
@@ -884,16 +884,22 @@ def generate(
     return _moves(pos, found)
 
 
-def count(board: Board, rack: str, *, tileset: TileSet, layout: Layout, lexicon: Lexicon) -> MoveCount:
-    """The number of legal plays and the best score, enumerating every play but
-    building no move objects (what ``python -m engine moves --count-only`` prints)."""
+def scores(board: Board, rack: str, *, tileset: TileSet, layout: Layout, lexicon: Lexicon) -> list[int]:
+    """The score of every legal play, in no particular order (no move objects built)."""
     pos = _Position(board, rack, tileset, layout, lexicon)
-    scores: list[int] = []
+    found: list[int] = []
     for lines in pos.lines.values():
         tasks = _full_tasks(pos, lines)
         for gi in range(len(pos.graphs)):
-            _search(pos, lines, gi, tasks, scores, None, [-1])
-    return MoveCount(len(scores), max(scores) if scores else None)
+            _search(pos, lines, gi, tasks, found, None, [-1])
+    return found
+
+
+def count(board: Board, rack: str, *, tileset: TileSet, layout: Layout, lexicon: Lexicon) -> MoveCount:
+    """The number of legal plays and the best score, enumerating every play but
+    building no move objects (what ``python -m engine moves --count-only`` prints)."""
+    found = scores(board, rack, tileset=tileset, layout=layout, lexicon=lexicon)
+    return MoveCount(len(found), max(found) if found else None)
 
 
 def best(

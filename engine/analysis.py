@@ -1,0 +1,215 @@
+"""Analysis on top of the move generator: hindsight, word strength, computer players.
+
+- :func:`best_moves`: the best plays for a board and rack (hindsight).
+- :func:`move_strength`: how a play compares with every play the rack allowed: its
+  rank and its score against the best (word strength).
+- :func:`computer_move`: a computer opponent's choice at three levels. It returns a
+  :class:`ComputerChoice` that :meth:`ComputerChoice.apply` (or the caller, through
+  ``engine.moves.play`` / ``exchange`` / ``pass_turn``) turns into the next state.
+
+No global random state: the caller passes the ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from engine import errors, movegen
+from engine.board import Board, Layout, layout
+from engine.errors import IllegalMove
+from engine.lexicon import Lexicon
+from engine.movegen import GeneratedMove
+from engine.moves import Placement, Played, evaluate, exchange, pass_turn, play
+from engine.state import GameState
+from engine.tiles import BLANK, TileSet
+
+__all__ = [
+    "LEVELS",
+    "ComputerChoice",
+    "Level",
+    "MoveStrength",
+    "best_moves",
+    "computer_move",
+    "leave_value",
+    "move_strength",
+]
+
+Level = Literal["easy", "medium", "hard"]
+LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
+
+# Letters counted as vowels when judging a rack leave (the game languages' vowels).
+_VOWELS = frozenset("AEIOUÄÖÜ")
+# How many top plays ``hard`` asks for first when comparing equal scores by rack leave.
+_HARD_CANDIDATES = 20
+
+
+def best_moves(
+    board: Board, rack: str, *, tileset: TileSet, layout: Layout, lexicon: Lexicon, k: int = 1
+) -> list[GeneratedMove]:
+    """The ``k`` best plays (fewer if there are fewer), best first; ties in the move
+    generator's order. Empty when the rack has no legal play."""
+    return movegen.best(board, rack, tileset=tileset, layout=layout, lexicon=lexicon, k=k)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStrength:
+    """A play measured against every play the rack allowed.
+
+    ``rank`` is 1 + the number of plays that score more (plays with the same score
+    share a rank); ``count`` the number of legal plays; ``best`` one best play.
+    """
+
+    score: int
+    best_score: int
+    rank: int
+    count: int
+    best: GeneratedMove
+
+    @property
+    def ratio(self) -> float:
+        """``score / best_score`` (1.0 when the best play scores 0)."""
+        return self.score / self.best_score if self.best_score else 1.0
+
+
+def move_strength(
+    board: Board,
+    rack: str,
+    placements: Sequence[Placement],
+    *,
+    tileset: TileSet,
+    layout: Layout,
+    lexicon: Lexicon,
+) -> MoveStrength:
+    """The strength of playing ``placements`` from ``rack`` on ``board``.
+
+    Raises ``IllegalMove`` when the play is not legal (as ``engine.moves.evaluate``).
+    """
+    played = evaluate(board, placements, tileset=tileset, layout=layout, lexicon=lexicon, rack=rack)
+    every = movegen.scores(board, rack, tileset=tileset, layout=layout, lexicon=lexicon)
+    top = movegen.best(board, rack, tileset=tileset, layout=layout, lexicon=lexicon, k=1)
+    # A legal play is among the generated ones, so neither list is empty.
+    return MoveStrength(
+        score=played.score,
+        best_score=top[0].score,
+        rank=1 + sum(1 for s in every if s > played.score),
+        count=len(every),
+        best=top[0],
+    )
+
+
+def leave_value(leave: str, tileset: TileSet) -> float:
+    """A rough worth of the tiles kept after a play, for breaking ties between plays of
+    equal score: blanks are worth keeping, duplicates and an unbalanced mix of vowels and
+    consonants are not, and high-value letters are hard to place."""
+    if not leave:
+        return 0.0
+    value = 0.0
+    letters = [t for t in leave if t != BLANK]
+    value += 6.0 * (len(leave) - len(letters))
+    for count in Counter(letters).values():
+        value -= 3.0 * (count - 1)
+    vowels = sum(1 for t in letters if t in _VOWELS)
+    # About two vowels in five tiles is the comfortable mix.
+    value -= 2.0 * abs(vowels - 0.4 * len(letters))
+    value -= sum(max(0, tileset.value(t) - 4) for t in letters) * 0.5
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerChoice:
+    """What a computer player does: ``kind`` is ``"play"`` (``placements`` set),
+    ``"exchange"`` (``tiles``: the rack tiles returned, ``?`` for a blank) or
+    ``"pass"``. ``score`` is the play's score (0 otherwise)."""
+
+    kind: Literal["play", "exchange", "pass"]
+    placements: tuple[Placement, ...] = ()
+    tiles: tuple[str, ...] = ()
+    score: int = 0
+
+    def apply(self, state: GameState, seat: int, lexicon: Lexicon, rng: random.Random) -> Played:
+        """Carry the choice out with ``engine.moves`` (``rng`` shuffles the bag after an
+        exchange)."""
+        if self.kind == "play":
+            return play(state, seat, self.placements, lexicon)
+        if self.kind == "exchange":
+            return exchange(state, seat, self.tiles, rng)
+        return pass_turn(state, seat)
+
+
+def computer_move(
+    state: GameState, seat: int, lexicon: Lexicon, level: Level, rng: random.Random
+) -> ComputerChoice:
+    """The computer player's choice for ``seat`` at ``level``.
+
+    - ``hard``: the best score; among plays of that score, the best rack leave
+      (:func:`leave_value`), then the move generator's order.
+    - ``medium``: a random play among the better ones, scoring at least two thirds of
+      the best.
+    - ``easy``: a random play worth roughly a third to two thirds of the best (when no
+      play falls in that band, the one closest to half the best).
+    - With no legal play: exchange the non-blank tiles (as many as the bag allows) if
+      the bag allows an exchange, else pass.
+
+    Raises ``IllegalMove`` (``game_over``, ``not_your_turn``) like the engine's actions,
+    and ``ValueError`` for an unknown level.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+    if state.over:
+        raise IllegalMove(errors.GAME_OVER, "The game is over.")
+    if seat != state.turn:
+        raise IllegalMove(errors.NOT_YOUR_TURN, "It is not your turn.")
+    tiles = state.tileset
+    geometry = layout(state.layout)
+    rack = state.racks[seat]
+    board = state.board
+    if level == "hard":
+        k = _HARD_CANDIDATES
+        top = movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=k)
+        while len(top) == k and top[-1].score == top[0].score:
+            # More plays may share the best score: widen until one scores less.
+            k *= 4
+            top = movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=k)
+        if top:
+            tied = [m for m in top if m.score == top[0].score]
+            chosen = max(tied, key=lambda m: leave_value(_leave(rack, m), tiles))  # first of equals
+            return _play(chosen)
+    else:
+        moves = movegen.generate(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon)
+        if moves:
+            best = moves[0].score
+            if level == "medium":
+                band = [m for m in moves if 3 * m.score >= 2 * best]
+            else:
+                band = [m for m in moves if best <= 3 * m.score <= 2 * best]
+                if not band:
+                    gap = min(abs(2 * m.score - best) for m in moves)
+                    band = [m for m in moves if abs(2 * m.score - best) == gap]
+            return _play(band[rng.randrange(len(band))])
+    return _no_play(state, rack)
+
+
+def _play(move: GeneratedMove) -> ComputerChoice:
+    return ComputerChoice(kind="play", placements=move.placements, score=move.score)
+
+
+def _leave(rack: str, move: GeneratedMove) -> str:
+    rest = list(rack)
+    for p in move.placements:
+        rest.remove(p.rack_tile)
+    return "".join(rest)
+
+
+def _no_play(state: GameState, rack: str) -> ComputerChoice:
+    """Exchange when the bag allows it, else pass."""
+    minimum = max(1, state.rules.exchange_min_bag, state.tileset.exchange_min_bag)
+    if len(state.bag) >= minimum:
+        # Keep the blanks: they are the best tiles to hold on to.
+        returned = [t for t in rack if t != BLANK][: len(state.bag)]
+        if returned:
+            return ComputerChoice(kind="exchange", tiles=tuple(returned))
+    return ComputerChoice(kind="pass")
