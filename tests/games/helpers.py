@@ -1,0 +1,68 @@
+"""Helpers for the games tests: a small lexicon and games with chosen racks."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+import engine
+from engine.lexicon import WordListLexicon
+from games.models import Game
+from games.services import start_game
+
+WORDS = [
+    "AT", "TA", "CAT", "CATS", "ACT", "ACTS", "SAT", "EAT", "TEA", "ATE", "TEAS", "EATS", "SEAT",
+    "SCAT", "CAST", "TACO", "COAT", "OAT", "OATS", "TO", "SO", "DO", "GO", "NO", "ON", "IN", "IT",
+    "AX", "XI", "OX", "BE", "HE", "WE", "ME", "RE", "ER", "ES", "ET", "DOG", "DOGS", "GOD", "NOD",
+]
+
+
+def lexicon() -> WordListLexicon:
+    return WordListLexicon(WORDS, engine.tileset("en").alphabet)
+
+
+def set_racks(game: Game, racks: tuple[str, ...], *, turn: int | None = None) -> Game:
+    """Give the seats exactly ``racks`` (the rest of the tiles go to the bag, shuffled
+    with a fixed seed), keeping tile conservation. The board must be empty."""
+    state = game.state_obj()
+    pool = Counter(state.bag + "".join(state.racks))
+    for rack in racks:
+        pool.subtract(rack)
+        assert min(pool.values()) >= 0, f"not enough tiles for {racks}"
+    bag = list(pool.elements())
+    random.Random(7).shuffle(bag)
+    new = replace(state, racks=racks, bag="".join(bag), turn=state.turn if turn is None else turn)
+    new.check()
+    game.state = new.to_dict()
+    if turn is not None:
+        game.turn_seat = turn
+    game.save()
+    return game
+
+
+def make_game(creator: Any, opponent: Any, *, racks: tuple[str, str] | None = None, language: str = "en") -> Game:
+    """An active friend game, ``creator`` in seat 0 to move first."""
+    game = start_game(creator=creator, mode=Game.Mode.FRIEND, language=language, opponent=opponent, first=0)
+    game.accept(opponent)
+    if racks is not None:
+        set_racks(game, racks)
+    game.refresh_from_db()
+    return game
+
+
+def make_computer_game(user: Any, *, level: str = "easy", first: int = 0, racks: tuple[str, str] | None = None) -> Game:
+    game = start_game(creator=user, mode=Game.Mode.COMPUTER, language="en", level=level, first=first)
+    if racks is not None:
+        set_racks(game, racks)
+    game.refresh_from_db()
+    return game
+
+
+def tiles(*placements: tuple[int, int, str]) -> str:
+    """The POST format: ``(7, 7, "C")`` -> ``"7,7,C,n"``; a lowercase letter is a blank."""
+    return ";".join(f"{r},{c},{ch.upper()},{'b' if ch.islower() else 'n'}" for r, c, ch in placements)
+
+
+CAT_AT_CENTRE = [engine.Placement(7, 7, "C"), engine.Placement(7, 8, "A"), engine.Placement(7, 9, "T")]

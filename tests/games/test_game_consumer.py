@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games.models import Game
+from tests.games.helpers import CAT_AT_CENTRE, make_game
+from wordgame.asgi import application
+
+
+def headers_for(user: Any | None) -> list[tuple[bytes, bytes]]:
+    headers = [(b"origin", b"http://testserver")]
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+    return headers
+
+
+async def connect(path: str, user: Any | None) -> tuple[WebsocketCommunicator, bool]:
+    headers = await sync_to_async(headers_for)(user)
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_anonymous_connection_is_refused(ana: Any, ben: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben)
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", None)
+    assert not connected
+    await communicator.disconnect()
+    lobby, connected = await connect("/ws/lobby/", None)
+    assert not connected
+    await lobby.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_outsider_cannot_watch_private_game(ana: Any, ben: Any, cleo: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben)
+    await Game.objects.filter(pk=game.pk).aupdate(is_public=False)
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", cleo)
+    assert not connected
+    await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_snapshot_then_push_after_a_move_rack_only_to_owner(ana: Any, ben: Any, cleo: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    sockets = {}
+    try:
+        for name, user in (("ana", ana), ("ben", ben), ("cleo", cleo)):
+            communicator, connected = await connect(f"/ws/games/{game.pk}/", user)
+            assert connected, name
+            sockets[name] = communicator
+        snapshots = {name: await c.receive_from(timeout=3) for name, c in sockets.items()}
+        assert 'id="rack"' in snapshots["ana"] and 'id="rack"' in snapshots["ben"]
+        assert 'id="rack"' not in snapshots["cleo"]
+        assert 'id="chat"' not in snapshots["cleo"]
+        assert all('hx-swap-oob="true"' in html for html in snapshots.values())
+
+        await sync_to_async(game.play)(ana, CAT_AT_CENTRE)
+        pushes = {name: await c.receive_from(timeout=3) for name, c in sockets.items()}
+        for name, html in pushes.items():
+            assert f'data-version="{game.version}"' in html, name
+            assert 'data-letter="C"' in html, name  # the new tiles are on everyone's board
+        assert 'data-letter="J"' not in pushes["ana"] and 'data-letter="J"' not in pushes["cleo"]
+        assert 'data-letter="J"' in pushes["ben"]  # ben's own rack
+    finally:
+        for communicator in sockets.values():
+            await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_resync_message_sends_a_fresh_snapshot(ana: Any, ben: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben)
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", ana)
+    try:
+        assert connected
+        await communicator.receive_from(timeout=3)
+        await communicator.send_to(text_data=json.dumps({"type": "resync", "version": 0}))
+        again = await communicator.receive_from(timeout=3)
+        assert 'id="board"' in again
+        await communicator.send_to(text_data="play C at H8")  # anything else is ignored
+        assert await communicator.receive_nothing(timeout=0.2)
+    finally:
+        await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_chat_line_is_pushed_to_players(ana: Any, ben: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben)
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", ben)
+    try:
+        assert connected
+        await communicator.receive_from(timeout=3)
+        await sync_to_async(game.post_chat)(ana, "hello ben")
+        html = await communicator.receive_from(timeout=3)
+        assert 'id="chat"' in html and "hello ben" in html
+    finally:
+        await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_lobby_updates_when_a_game_changes(ana: Any, ben: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    communicator, connected = await connect("/ws/lobby/", ben)
+    try:
+        assert connected
+        first = await communicator.receive_from(timeout=3)
+        assert 'id="lobby-games"' in first
+        await sync_to_async(game.play)(ana, CAT_AT_CENTRE)
+        pushed = await communicator.receive_from(timeout=3)
+        assert 'id="lobby-games"' in pushed
+        assert f"/games/{game.pk}/" in pushed
+    finally:
+        await communicator.disconnect()

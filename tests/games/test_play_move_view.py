@@ -1,0 +1,172 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game, Move
+from tests.games.helpers import tiles
+
+HX = {"HX-Request": "true"}
+CAT = tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))
+
+
+def post(client: Client, name: str, game: Game, data: dict[str, Any] | None = None) -> Any:
+    return client.post(reverse(f"games:{name}", args=[game.pk]), data or {}, headers=HX)
+
+
+@pytest.mark.django_db
+def test_play_applies_and_returns_oob_snapshot(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    response = post(client, "play", game_ana_ben, {"tiles": CAT, "version": game_ana_ben.version, "action_id": "a1"})
+    assert response.status_code == 200
+    for root in ('id="board"', 'id="rack"', 'id="scoreboard"', 'id="move-panel"', 'id="move-log"'):
+        assert root in response.text
+    assert 'hx-swap-oob="true"' in response.text
+    assert Move.objects.filter(game=game_ana_ben, kind="play").count() == 1
+
+
+@pytest.mark.django_db
+def test_illegal_play_shows_error_and_keeps_pending_tiles(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    off_centre = tiles((0, 0, "C"), (0, 1, "A"), (0, 2, "T"))
+    response = post(client, "play", game_ana_ben, {"tiles": off_centre, "version": game_ana_ben.version})
+    assert response.status_code == 200
+    assert 'id="move-panel"' in response.text
+    assert 'id="board"' not in response.text
+    assert "centre star" in response.text
+    assert f'data-pending="{off_centre}"' in response.text
+    assert not Move.objects.exists()
+
+
+@pytest.mark.django_db
+def test_unknown_word_names_the_word(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    response = post(client, "play", game_ana_ben, {"tiles": tiles((7, 7, "D"), (7, 8, "C"))})
+    assert "Not in the dictionary: DC." in response.text
+
+
+@pytest.mark.django_db
+def test_move_out_of_turn_shows_error(client: Client, ben: Any, game_ana_ben: Game) -> None:
+    client.force_login(ben)
+    response = post(client, "play", game_ana_ben, {"tiles": tiles((7, 7, "Z"), (7, 8, "K"))})
+    assert response.status_code == 200
+    assert "not your turn" in response.text.lower()
+
+
+@pytest.mark.django_db
+def test_malformed_tiles_are_refused_politely(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    response = post(client, "play", game_ana_ben, {"tiles": "7;7;C"})
+    assert "could not be read" in response.text
+
+
+@pytest.mark.django_db
+def test_stale_version_says_the_game_moved_on(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    response = post(client, "play", game_ana_ben, {"tiles": CAT, "version": game_ana_ben.version - 1})
+    assert "The game moved on" in response.text
+    assert 'id="board"' in response.text  # the client catches up
+    assert not Move.objects.exists()
+
+
+@pytest.mark.django_db
+def test_double_submit_is_applied_once(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    data = {"tiles": CAT, "version": game_ana_ben.version, "action_id": "same-click"}
+    first = post(client, "play", game_ana_ben, data)
+    second = post(client, "play", game_ana_ben, data)
+    assert first.status_code == second.status_code == 200
+    assert "moved on" not in second.text
+    assert Move.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_preview_scores_without_changing_state(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    response = post(client, "preview", game_ana_ben, {"tiles": CAT})
+    assert 'id="move-panel"' in response.text
+    assert "CAT" in response.text
+    game = Game.objects.get(pk=game_ana_ben.pk)
+    assert game.version == game_ana_ben.version
+    assert not Move.objects.exists()
+
+
+@pytest.mark.django_db
+def test_preview_reports_invalid_word(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    response = post(client, "preview", game_ana_ben, {"tiles": tiles((7, 7, "D"), (7, 8, "C"))})
+    assert "Not in the dictionary: DC." in response.text
+
+
+@pytest.mark.django_db
+def test_spectator_cannot_post_a_move(client: Client, cleo: Any, game_ana_ben: Game) -> None:
+    client.force_login(cleo)
+    for name in ("play", "preview", "pass", "exchange", "resign", "chat"):
+        response = post(client, name, game_ana_ben, {"tiles": CAT, "confirm": "yes", "text": "hi"})
+        assert response.status_code == 403, name
+        assert "Only the players" in response.text
+    assert not Move.objects.exists()
+
+
+@pytest.mark.django_db
+def test_private_game_is_404_for_outsiders(client: Client, cleo: Any, game_ana_ben: Game) -> None:
+    Game.objects.filter(pk=game_ana_ben.pk).update(is_public=False)
+    client.force_login(cleo)
+    assert client.get(reverse("games:detail", args=[game_ana_ben.pk])).status_code == 404
+    assert post(client, "play", game_ana_ben, {"tiles": CAT}).status_code == 404
+
+
+@pytest.mark.django_db
+def test_anonymous_is_sent_to_login(client: Client, game_ana_ben: Game) -> None:
+    response = client.get(reverse("games:detail", args=[game_ana_ben.pk]))
+    assert response.status_code == 302
+    assert "/login" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_pass_and_exchange_views(client: Client, ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    post(client, "pass", game_ana_ben, {"version": game_ana_ben.version})
+    client.force_login(ben)
+    game = Game.objects.get(pk=game_ana_ben.pk)
+    response = post(client, "exchange", game, {"exchange": "JQ", "version": game.version})
+    assert response.status_code == 200
+    assert list(Move.objects.values_list("kind", flat=True)) == ["pass", "exchange"]
+
+
+@pytest.mark.django_db
+def test_exchange_of_tiles_not_on_rack_is_refused(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    response = post(client, "exchange", game_ana_ben, {"exchange": "QQ"})
+    assert "not all on your rack" in response.text
+
+
+@pytest.mark.django_db
+def test_resign_needs_confirmation(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    page = client.get(reverse("games:resign", args=[game_ana_ben.pk]))
+    assert page.status_code == 200
+    assert post(client, "resign", game_ana_ben).status_code == 400
+    assert Game.objects.get(pk=game_ana_ben.pk).status == Game.Status.ACTIVE
+    response = post(client, "resign", game_ana_ben, {"confirm": "yes"})
+    assert response.status_code == 200
+    assert Game.objects.get(pk=game_ana_ben.pk).status == Game.Status.FINISHED
+
+
+@pytest.mark.django_db
+def test_non_htmx_post_redirects_with_message(client: Client, ben: Any, game_ana_ben: Game) -> None:
+    client.force_login(ben)
+    response = client.post(reverse("games:pass", args=[game_ana_ben.pk]), {}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("games:detail", args=[game_ana_ben.pk])
+    assert "not your turn" in response.text.lower()
+
+
+@pytest.mark.django_db
+def test_chat_posts_and_returns_chat_partial(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    client.force_login(ana)
+    response = post(client, "chat", game_ana_ben, {"text": "good luck!"})
+    assert 'id="chat"' in response.text
+    assert "good luck!" in response.text

@@ -1,0 +1,170 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game, GameError
+from games.services import start_game
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.mark.django_db
+def test_friend_invitation_then_accept_starts_game(ana: Any, ben: Any) -> None:
+    game = start_game(creator=ana, mode="friend", language="fr", opponent=ben)
+    assert game.status == Game.Status.INVITED
+    assert game.turn_deadline is None
+    game.accept(ben)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.inactivity_days == 11
+    assert game.turn_deadline is not None
+    assert game.state_obj().language == "fr"
+    assert game.first_player in (ana, ben)
+
+
+@pytest.mark.django_db
+def test_only_invitee_can_accept(ana: Any, ben: Any, cleo: Any) -> None:
+    game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    for user in (ana, cleo):
+        with pytest.raises(GameError):
+            game.accept(user)
+
+
+@pytest.mark.django_db
+def test_decline_and_cancel(ana: Any, ben: Any) -> None:
+    declined = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    declined.decline(ben)
+    cancelled = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    cancelled.decline(ana)
+    assert {declined.status, cancelled.status} == {Game.Status.DECLINED}
+    with pytest.raises(GameError):
+        declined.accept(ben)
+
+
+@pytest.mark.django_db
+def test_random_seek_is_matched_first_come_first_served(ana: Any, ben: Any, cleo: Any) -> None:
+    seek_ana = start_game(creator=ana, mode="random", language="es")
+    assert seek_ana.status == Game.Status.OPEN
+    assert start_game(creator=ana, mode="random", language="es").pk == seek_ana.pk  # no second seek
+    seek_cleo = start_game(creator=cleo, mode="random", language="es")
+    assert seek_cleo.pk == seek_ana.pk  # cleo joins ana's (older) seek
+    joined = start_game(creator=ben, mode="random", language="es")
+    assert joined.status == Game.Status.OPEN  # no seek left: ben waits
+    game = Game.objects.get(pk=seek_ana.pk)
+    assert game.status == Game.Status.ACTIVE
+    assert game.inactivity_days == 5
+    assert {s.user for s in game.seat_list()} == {ana, cleo}
+
+
+@pytest.mark.django_db
+def test_random_seek_in_other_language_is_not_matched(ana: Any, ben: Any) -> None:
+    start_game(creator=ana, mode="random", language="de")
+    other = start_game(creator=ben, mode="random", language="it")
+    assert other.status == Game.Status.OPEN
+    assert other.created_by == ben
+
+
+@pytest.mark.django_db
+def test_computer_game_starts_active_in_any_language(ana: Any) -> None:
+    game = start_game(creator=ana, mode="computer", language="pt-BR", level="hard", first=0)
+    assert game.status == Game.Status.ACTIVE
+    seats = game.seat_list()
+    assert seats[0].user == ana
+    assert seats[1].is_computer and seats[1].computer_level == "hard"
+
+
+@pytest.mark.django_db
+def test_active_games_limit_has_clear_error(client: Client, ana: Any, ben: Any, settings: Any) -> None:
+    settings.MAX_ACTIVE_GAMES = 2
+    start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    start_game(creator=ana, mode="random", language="en")
+    with pytest.raises(GameError) as exc:
+        start_game(creator=ana, mode="computer", language="en", level="easy")
+    assert exc.value.code == "too_many_games"
+    client.force_login(ana)
+    response = client.post(reverse("games:new"), {"mode": "computer", "language": "en", "level": "easy"}, headers=HX)
+    assert "maximum number of games" in response.text
+    assert "(2)" in response.text
+
+
+@pytest.mark.django_db
+def test_invitee_at_limit_cannot_accept(ana: Any, ben: Any, cleo: Any, settings: Any) -> None:
+    settings.MAX_ACTIVE_GAMES = 1
+    start_game(creator=ben, mode="computer", language="en", level="easy")
+    game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    with pytest.raises(GameError) as exc:
+        game.accept(ben)
+    assert exc.value.code == "too_many_games"
+
+
+@pytest.mark.django_db
+def test_new_game_view_friend_by_username_any_case(client: Client, ana: Any, ben: Any) -> None:
+    client.force_login(ana)
+    response = client.post(reverse("games:new"), {"mode": "friend", "language": "en", "opponent": "BEN"}, headers=HX)
+    game = Game.objects.get()
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("games:detail", args=[game.pk])
+    assert game.invitee == ben
+
+
+@pytest.mark.django_db
+def test_new_game_view_unknown_friend(client: Client, ana: Any) -> None:
+    client.force_login(ana)
+    response = client.post(reverse("games:new"), {"mode": "friend", "language": "en", "opponent": "nobody"})
+    assert response.status_code == 200
+    assert "no player with that username" in response.text
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_new_game_page_and_lobby_render(client: Client, ana: Any) -> None:
+    client.force_login(ana)
+    assert client.get(reverse("games:new")).status_code == 200
+    lobby = client.get(reverse("games:lobby"))
+    assert lobby.status_code == 200
+    assert 'id="lobby-games"' in lobby.text
+    partial = client.get(reverse("games:lobby"), headers=HX)
+    assert partial.text.lstrip().startswith("<") and 'id="lobby-games"' in partial.text
+
+
+@pytest.mark.django_db
+def test_lobby_splits_your_turn_their_turn_and_invitations(client: Client, ana: Any, ben: Any, cleo: Any) -> None:
+    mine = start_game(creator=ana, mode="friend", language="en", opponent=ben, first=0)
+    mine.accept(ben)
+    theirs = start_game(creator=ana, mode="friend", language="en", opponent=cleo, first=1)
+    theirs.accept(cleo)
+    start_game(creator=ben, mode="friend", language="en", opponent=ana)
+    from games.rendering import lobby_context
+
+    context = lobby_context(ana)
+    assert [g["id"] for g in context["your_turn"]] == [mine.pk]
+    assert [g["id"] for g in context["their_turn"]] == [theirs.pk]
+    assert len(context["invitations_received"]) == 1
+    assert context["active_count"] == 3
+
+
+@pytest.mark.django_db
+def test_accept_and_decline_views(client: Client, ana: Any, ben: Any, cleo: Any) -> None:
+    game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    client.force_login(cleo)
+    assert client.post(reverse("games:accept", args=[game.pk]), headers=HX).status_code == 404
+    client.force_login(ben)
+    response = client.post(reverse("games:accept", args=[game.pk]), headers=HX)
+    assert 'id="board"' in response.text
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+    other = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    response = client.post(reverse("games:decline", args=[other.pk]), headers=HX)
+    assert response["HX-Redirect"] == reverse("games:lobby")
+    assert Game.objects.get(pk=other.pk).status == Game.Status.DECLINED
+
+
+@pytest.mark.django_db
+def test_watch_page_lists_public_active_games(client: Client, cleo: Any, game_ana_ben: Game) -> None:
+    client.force_login(cleo)
+    response = client.get(reverse("games:watch"))
+    assert response.status_code == 200
+    assert reverse("games:detail", args=[game_ana_ben.pk]) in response.text
