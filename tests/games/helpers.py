@@ -13,9 +13,48 @@ from games.models import Game
 from games.services import start_game
 
 WORDS = [
-    "AT", "TA", "CAT", "CATS", "ACT", "ACTS", "SAT", "EAT", "TEA", "ATE", "TEAS", "EATS", "SEAT",
-    "SCAT", "CAST", "TACO", "COAT", "OAT", "OATS", "TO", "SO", "DO", "GO", "NO", "ON", "IN", "IT",
-    "AX", "XI", "OX", "BE", "HE", "WE", "ME", "RE", "ER", "ES", "ET", "DOG", "DOGS", "GOD", "NOD",
+    "AT",
+    "TA",
+    "CAT",
+    "CATS",
+    "ACT",
+    "ACTS",
+    "SAT",
+    "EAT",
+    "TEA",
+    "ATE",
+    "TEAS",
+    "EATS",
+    "SEAT",
+    "SCAT",
+    "CAST",
+    "TACO",
+    "COAT",
+    "OAT",
+    "OATS",
+    "TO",
+    "SO",
+    "DO",
+    "GO",
+    "NO",
+    "ON",
+    "IN",
+    "IT",
+    "AX",
+    "XI",
+    "OX",
+    "BE",
+    "HE",
+    "WE",
+    "ME",
+    "RE",
+    "ER",
+    "ES",
+    "ET",
+    "DOG",
+    "DOGS",
+    "GOD",
+    "NOD",
 ]
 
 
@@ -42,7 +81,9 @@ def set_racks(game: Game, racks: tuple[str, ...], *, turn: int | None = None) ->
     return game
 
 
-def make_game(creator: Any, opponent: Any, *, racks: tuple[str, str] | None = None, language: str = "en") -> Game:
+def make_game(
+    creator: Any, opponent: Any, *, racks: tuple[str, str] | None = None, language: str = "en"
+) -> Game:
     """An active friend game, ``creator`` in seat 0 to move first."""
     game = start_game(creator=creator, mode=Game.Mode.FRIEND, language=language, opponent=opponent, first=0)
     game.accept(opponent)
@@ -52,7 +93,9 @@ def make_game(creator: Any, opponent: Any, *, racks: tuple[str, str] | None = No
     return game
 
 
-def make_computer_game(user: Any, *, level: str = "easy", first: int = 0, racks: tuple[str, str] | None = None) -> Game:
+def make_computer_game(
+    user: Any, *, level: str = "easy", first: int = 0, racks: tuple[str, str] | None = None
+) -> Game:
     game = start_game(creator=user, mode=Game.Mode.COMPUTER, language="en", level=level, first=first)
     if racks is not None:
         set_racks(game, racks)

@@ -34,7 +34,9 @@ def test_gcg_download_after_the_game(client: Client, ana: Any, finished: Game) -
 
 
 @pytest.mark.django_db
-def test_gcg_download_refused_while_game_is_on(client: Client, ana: Any, cleo: Any, game_ana_ben: Game) -> None:
+def test_gcg_download_refused_while_game_is_on(
+    client: Client, ana: Any, cleo: Any, game_ana_ben: Game
+) -> None:
     for user in (ana, cleo):
         client.force_login(user)
         response = client.get(reverse("games:gcg", args=[game_ana_ben.pk]))
@@ -49,20 +51,25 @@ def test_game_over_banner_and_context(client: Client, ben: Any, finished: Game) 
     assert page.status_code == 200
     assert 'id="game-over"' in page.text
     context = page.context
-    assert context["is_over"] and context["winner"]["name"] == "ana"
+    assert context["is_over"]
+    assert context["winner"]["name"] == "ana"
     assert context["end_reason"] == "resign"
     assert context["result_text"].startswith("ana won")
-    assert context["can_rematch"] and context["gcg_available"]
+    assert context["can_rematch"]
+    assert context["gcg_available"]
     assert context["moves"][0]["rack_before"] == "CATSEOD"  # racks are public once it is over
 
 
 @pytest.mark.django_db
-def test_rematch_invites_other_player_who_now_moves_first(client: Client, ben: Any, ana: Any, finished: Game) -> None:
+def test_rematch_invites_other_player_who_now_moves_first(
+    client: Client, ben: Any, ana: Any, finished: Game
+) -> None:
     client.force_login(ben)
     response = client.post(reverse("games:rematch", args=[finished.pk]), headers=HX)
     new = Game.objects.exclude(pk=finished.pk).get()
     assert response["HX-Redirect"] == reverse("games:detail", args=[new.pk])
-    assert new.status == Game.Status.INVITED and new.invitee == ana
+    assert new.status == Game.Status.INVITED
+    assert new.invitee == ana
     assert new.seat_list()[0].user == ben  # ana moved first last time
     assert rematch(game=finished, user=ana).pk == new.pk  # asking twice gives the same game
 
@@ -84,10 +91,13 @@ def test_rematch_refused_while_game_is_on(client: Client, ana: Any, game_ana_ben
 
 
 @pytest.mark.django_db
-def test_replay_steps_through_moves_with_racks_after_the_end(client: Client, cleo: Any, finished: Game) -> None:
+def test_replay_steps_through_moves_with_racks_after_the_end(
+    client: Client, cleo: Any, finished: Game
+) -> None:
     client.force_login(cleo)
     start = client.get(reverse("games:replay", args=[finished.pk]), {"move": 0}, headers=HX)
-    assert start.context["step"] == 0 and start.context["next_step"] == 1
+    assert start.context["step"] == 0
+    assert start.context["next_step"] == 1
     assert start.context["seats"][0]["rack"] == "CATSEOD"
     first = client.get(reverse("games:replay", args=[finished.pk]), {"move": 1})
     assert first.status_code == 200

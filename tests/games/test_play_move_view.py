@@ -20,7 +20,9 @@ def post(client: Client, name: str, game: Game, data: dict[str, Any] | None = No
 @pytest.mark.django_db
 def test_play_applies_and_returns_oob_snapshot(client: Client, ana: Any, game_ana_ben: Game) -> None:
     client.force_login(ana)
-    response = post(client, "play", game_ana_ben, {"tiles": CAT, "version": game_ana_ben.version, "action_id": "a1"})
+    response = post(
+        client, "play", game_ana_ben, {"tiles": CAT, "version": game_ana_ben.version, "action_id": "a1"}
+    )
     assert response.status_code == 200
     for root in ('id="board"', 'id="rack"', 'id="scoreboard"', 'id="move-panel"', 'id="move-log"'):
         assert root in response.text
@@ -29,7 +31,9 @@ def test_play_applies_and_returns_oob_snapshot(client: Client, ana: Any, game_an
 
 
 @pytest.mark.django_db
-def test_illegal_play_shows_error_and_keeps_pending_tiles(client: Client, ana: Any, game_ana_ben: Game) -> None:
+def test_illegal_play_shows_error_and_keeps_pending_tiles(
+    client: Client, ana: Any, game_ana_ben: Game
+) -> None:
     client.force_login(ana)
     off_centre = tiles((0, 0, "C"), (0, 1, "A"), (0, 2, "T"))
     response = post(client, "play", game_ana_ben, {"tiles": off_centre, "version": game_ana_ben.version})

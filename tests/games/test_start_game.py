@@ -74,7 +74,8 @@ def test_computer_game_starts_active_in_any_language(ana: Any) -> None:
     assert game.status == Game.Status.ACTIVE
     seats = game.seat_list()
     assert seats[0].user == ana
-    assert seats[1].is_computer and seats[1].computer_level == "hard"
+    assert seats[1].is_computer
+    assert seats[1].computer_level == "hard"
 
 
 @pytest.mark.django_db
@@ -86,7 +87,9 @@ def test_active_games_limit_has_clear_error(client: Client, ana: Any, ben: Any, 
         start_game(creator=ana, mode="computer", language="en", level="easy")
     assert exc.value.code == "too_many_games"
     client.force_login(ana)
-    response = client.post(reverse("games:new"), {"mode": "computer", "language": "en", "level": "easy"}, headers=HX)
+    response = client.post(
+        reverse("games:new"), {"mode": "computer", "language": "en", "level": "easy"}, headers=HX
+    )
     assert "maximum number of games" in response.text
     assert "(2)" in response.text
 
@@ -104,7 +107,9 @@ def test_invitee_at_limit_cannot_accept(ana: Any, ben: Any, cleo: Any, settings:
 @pytest.mark.django_db
 def test_new_game_view_friend_by_username_any_case(client: Client, ana: Any, ben: Any) -> None:
     client.force_login(ana)
-    response = client.post(reverse("games:new"), {"mode": "friend", "language": "en", "opponent": "BEN"}, headers=HX)
+    response = client.post(
+        reverse("games:new"), {"mode": "friend", "language": "en", "opponent": "BEN"}, headers=HX
+    )
     game = Game.objects.get()
     assert response.status_code == 200
     assert response["HX-Redirect"] == reverse("games:detail", args=[game.pk])
@@ -128,11 +133,14 @@ def test_new_game_page_and_lobby_render(client: Client, ana: Any) -> None:
     assert lobby.status_code == 200
     assert 'id="lobby-games"' in lobby.text
     partial = client.get(reverse("games:lobby"), headers=HX)
-    assert partial.text.lstrip().startswith("<") and 'id="lobby-games"' in partial.text
+    assert partial.text.lstrip().startswith("<")
+    assert 'id="lobby-games"' in partial.text
 
 
 @pytest.mark.django_db
-def test_lobby_splits_your_turn_their_turn_and_invitations(client: Client, ana: Any, ben: Any, cleo: Any) -> None:
+def test_lobby_splits_your_turn_their_turn_and_invitations(
+    client: Client, ana: Any, ben: Any, cleo: Any
+) -> None:
     mine = start_game(creator=ana, mode="friend", language="en", opponent=ben, first=0)
     mine.accept(ben)
     theirs = start_game(creator=ana, mode="friend", language="en", opponent=cleo, first=1)
