@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from engine.analysis import LEVELS, ComputerChoice, computer_move
 from engine.lexicon import Lexicon, OverlayLexicon, WordGraph
 from engine.state import GameState
 
@@ -86,20 +87,18 @@ def think(job: Job) -> dict[str, Any]:
     """Choose the computer's action: ``{"kind": "play", "placements": [...]}``,
     ``{"kind": "exchange", "tiles": "AE?"}`` or ``{"kind": "pass"}``. Pure apart from
     the lexicon cache; the caller applies it through ``Game.play_computer``."""
-    from engine.analysis import computer_move
-
     state = GameState.from_dict(job.state)
-    choice = computer_move(state, job.seat, job.lexicon.load(), job.level, random.Random(job.rng_seed))
+    level = next((lv for lv in LEVELS if lv == job.level), None)
+    if level is None:
+        raise ValueError(f"unknown computer level {job.level!r}")
+    choice = computer_move(state, job.seat, job.lexicon.load(), level, random.Random(job.rng_seed))
     return decision_of(choice)
 
 
-def decision_of(choice: Any) -> dict[str, Any]:
-    """A plain, JSON-able decision from what ``engine.analysis.computer_move`` returns."""
-    record = getattr(choice, "record", choice)
-    kind = getattr(record, "kind", "pass")
-    if kind == "play":
-        return {"kind": "play", "placements": [p.to_dict() for p in record.placements]}
-    if kind == "exchange":
-        tiles: Any = getattr(record, "exchanged", None) or getattr(record, "tiles", None) or ()
-        return {"kind": "exchange", "tiles": "".join(str(t) for t in tiles)}
+def decision_of(choice: ComputerChoice) -> dict[str, Any]:
+    """A plain, JSON-able decision (it crosses the process boundary)."""
+    if choice.kind == "play":
+        return {"kind": "play", "placements": [p.to_dict() for p in choice.placements]}
+    if choice.kind == "exchange":
+        return {"kind": "exchange", "tiles": "".join(choice.tiles)}
     return {"kind": "pass"}
