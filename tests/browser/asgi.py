@@ -1,0 +1,16 @@
+"""The site's ASGI application with static files served (test-only: no collectstatic,
+no web server in front). Started by ``tests/browser/conftest.py`` under Daphne."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.browser.server_settings")
+
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+from wordgame.asgi import application as site
+
+# ProtocolTypeRouter keeps its routes in .application_mapping; only HTTP needs static files.
+site.application_mapping["http"] = ASGIStaticFilesHandler(site.application_mapping["http"])
+application = site

@@ -1,0 +1,20 @@
+"""Settings for the Daphne server the browser tests start in a second process.
+
+The same settings as the site, pointed at the test database the pytest process created
+(its name is passed in ``WORDGAME_TEST_DB_NAME``), so both processes see the same rows.
+"""
+
+from __future__ import annotations
+
+import os
+
+from wordgame.settings import *  # noqa: F403
+from wordgame.settings import DATABASES
+
+DATABASES["default"]["NAME"] = os.environ["WORDGAME_TEST_DB_NAME"]
+# Users made by the test process are hashed with MD5 (tests/conftest.py); the browser
+# tests sign in with a session cookie, but keep the hasher so a password login works too.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+]
