@@ -1,0 +1,150 @@
+"""The committed lexicons in fixtures/lexicons/ (built by scripts/import_wordlist.py).
+
+Each language's graph must answer exactly like its word list, hold the common
+inflected words players expect, and leave out proper nouns, enclitic forms and
+spelled-out numbers (docs/lexicons.md).
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from engine.lexicon import WordGraph
+from engine.normalize import alphabet, normalize_word
+
+pytestmark = pytest.mark.pure
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "lexicons"
+LANGUAGES = ("en", "en-GB", "es", "it", "pt-BR", "de", "fr")
+
+
+@cache
+def graph(language: str) -> WordGraph:
+    return WordGraph.load(FIXTURES / f"{language}.dawg")
+
+
+@cache
+def word_list(language: str) -> list[str]:
+    with gzip.open(FIXTURES / f"{language}.txt.gz", "rt", encoding="utf-8") as f:
+        return f.read().split("\n")[:-1]
+
+
+VALID = {
+    "en": "CATS RUNNING WENT QUICKLY HOUSES ZEBRAS EMAIL OXEN GEESE ATE QUIZZES",
+    "en-GB": "COLOUR COLOURS ORGANISED REALISE CENTRE TRAVELLED HONOURS CATS",
+    "es": "CASA CASAS NIÑOS CANTABAMOS COMIENDO HABLARON PINGUINO ACCION CORAZONES ESPAÑOL HABLO COMIMOS",
+    "it": "CASA CASE MANGIARE MANGIATO MANGIAVAMO PARLANO BELLISSIMO CITTA PERCHE FATTI FINIVI AMASTI "
+    "TRE VENTI CENTO MILLE DICIANNOVE",
+    "pt-BR": "CASA CASAS CORAÇAO CORAÇOES FALAMOS FALAVAM COMENDO AÇAO PORTUGUES FALAR",
+    "de": "HAUS HÄUSER STRASSE GEHEN GING GEGANGEN SCHÖNER BERLINER ESSEN HALLE BADEN ZWANZIG ZWEITE",
+    "fr": "MAISON MAISONS COEUR ETAIENT ALLONS GARCON FORET",
+}
+INVALID = {
+    # proper nouns, abbreviations, unplayable spellings
+    "en": "ENGLAND MICHAEL NASA AMERICA DONT",
+    "en-GB": "LONDON DAVID DONT ENGLAND SMORBROD",
+    "es": "ESPAÑA MEXICO FRANCIA EUROPA MADRID KIWI",
+    "it": "ROMA ITALIA GIOVANNI MARIO FIRENZE EUROPA",
+    "pt-BR": "PORTUGAL ESPANHA ALEMANHA INGLATERRA FERNANDO EUROPA",
+    "de": "BERLIN BERLINS DEUTSCHLAND MÜNCHEN ANGELA HANS GMBH",
+    "fr": "MARSEILLE FRANCE LYON EUROPE AUJOURDHUI",
+}
+ENCLITIC_OR_NUMBER = {
+    "es": "COMIENDOLO DICIENDOLE HABLARLE COMERLO DIGAMELO PONERSELO",
+    "it": "MANGIAMOLO PARLARNE ANDARSENE DICENDOGLIELO INCORDATOLO QUARANTASETTEMILATRECENTOOTTO VENTITRE",
+    "de": "VIERUNDZWANZIG ZWEIHUNDERT DREIUNDZWANZIGSTEN",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_common_inflected_words_are_valid(language: str) -> None:
+    missing = [w for w in VALID[language].split() if w not in graph(language)]
+    assert missing == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_proper_nouns_are_not_valid(language: str) -> None:
+    present = [w for w in INVALID[language].split() if w in graph(language)]
+    assert present == []
+
+
+@pytest.mark.parametrize("language", sorted(ENCLITIC_OR_NUMBER))
+def test_enclitic_forms_and_spelled_numbers_are_not_valid(language: str) -> None:
+    present = [w for w in ENCLITIC_OR_NUMBER[language].split() if w in graph(language)]
+    assert present == []
+
+
+@pytest.mark.parametrize("language", ["es", "it"])
+def test_enclitic_stoplist_holds_the_forms_it_removes(language: str) -> None:
+    enclitics = WordGraph.load(FIXTURES / f"{language}.enclitics.dawg")
+    assert all(w in enclitics for w in ENCLITIC_OR_NUMBER[language].split()[:4])
+    # Homographs of ordinary forms are not in the stop-list (fatti = facts, finivi).
+    assert "CASA" not in enclitics
+    assert "FATTI" not in enclitics
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_graph_header_matches_the_word_list(language: str) -> None:
+    words = word_list(language)
+    g = graph(language)
+    assert g.word_count == len(words)
+    assert g.alphabet == alphabet(language)
+    assert 150_000 <= len(words) <= 3_000_000
+
+
+@pytest.mark.parametrize("language", ["en", "en-GB"])
+def test_small_graphs_hold_exactly_their_word_lists(language: str) -> None:
+    assert list(graph(language)) == word_list(language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_graph_agrees_with_word_list_on_words_and_non_words(language: str) -> None:
+    words = word_list(language)
+    known = set(words)
+    rng = random.Random(language)
+    sample = rng.sample(words, min(len(words), 20_000))
+    assert all(w in graph(language) for w in sample)
+    letters = alphabet(language)
+    non_words = set()
+    for w in sample:
+        i = rng.randrange(len(w) + 1)
+        non_words.add(w[:i] + rng.choice(letters) + w[i:])  # insertion
+        non_words.add(w[:i] + w[i + 1 :])  # deletion
+    g = graph(language)
+    assert all((w in g) == (w in known) for w in non_words if w)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_word_lists_are_sorted_normalised_and_two_letters_or_more(language: str) -> None:
+    words = word_list(language)
+    sample = words[:: max(1, len(words) // 5000)]
+    assert all(len(w) >= 2 and normalize_word(language, w) == w for w in sample)
+    assert words == sorted(words)  # code-point order (the graph iterates in alphabet order)
+
+
+def test_english_additions_are_new_normalised_words() -> None:
+    rows = [
+        line.split("\t")
+        for line in (FIXTURES / "en.additions.txt").read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    words = [row[0] for row in rows]
+    assert 20 <= len(words) <= 80
+    assert all(len(row) == 2 and row[1].strip() for row in rows)  # every addition has a reason
+    assert all(normalize_word("en", w) == w for w in words)
+    assert not [w for w in words if w in graph("en")]  # none already in ENABLE2K
+    assert {"ZEN", "QI", "ZA", "EW", "TEXTING"} <= set(words)
+
+
+def test_german_stoplist_entries_normalise() -> None:
+    lines = (FIXTURES / "de.stoplist.txt").read_text(encoding="utf-8").splitlines()
+    names = [line for line in lines if line and not line.startswith("#")]
+    assert len(names) >= 500
+    assert all(normalize_word("de", name) for name in names)
+    assert "Essen" not in names
+    assert "Halle" not in names
