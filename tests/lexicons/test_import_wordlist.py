@@ -1,0 +1,133 @@
+"""scripts/import_wordlist.py: the lexicon rules, the policy and the written files."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from engine.lexicon import WordGraph
+from scripts.derive_enclitics import enclitic_rules, parse_aff
+from scripts.import_wordlist import (
+    build_wordlist,
+    import_wordlist,
+    is_spelled_number,
+    read_word_list,
+    write_word_list,
+)
+
+pytestmark = pytest.mark.pure
+
+
+def test_each_rule_drops_its_entries_with_a_reason() -> None:
+    lines = [
+        "cat",
+        "cats",
+        "don't",
+        "rock-n-roll",
+        "a1",
+        "NASA",
+        "Paris",
+        "a",
+        "naïve",
+        "naive",
+        "",
+        "  dog  ",
+    ]
+    result = build_wordlist("en", lines)
+    assert result.words == ["CAT", "CATS", "DOG", "NAIVE"]
+    assert result.raw_entries == 11
+    assert result.dropped["hyphen_apostrophe"] == 2
+    assert result.dropped["non_letter"] == 1
+    assert result.dropped["capitalised"] == 2
+    assert result.dropped["one_letter"] == 1
+    assert result.dropped["duplicate"] == 1
+
+
+def test_german_allows_an_initial_capital_only() -> None:
+    result = build_wordlist("de", ["Häuser", "GmbH", "ADAC", "gehen", "Straße"])
+    assert result.words == ["GEHEN", "HÄUSER", "STRASSE"]
+    assert result.dropped["capitalised"] == 2
+
+
+def test_absent_letters_are_dropped() -> None:
+    result = build_wordlist("es", ["kiwi", "casa", "whisky", "niño"])
+    assert result.words == ["CASA", "NIÑO"]
+    assert result.dropped["absent_letter"] == 2
+
+
+def test_policy_drops_enclitics_numbers_and_stoplisted_names() -> None:
+    result = build_wordlist(
+        "de",
+        ["Berlin", "Berlins", "Berliner", "Baden", "baden", "vierundzwanzig", "zwanzig", "Haus"],
+        stoplist=["BERLIN", "BADEN"],
+    )
+    # BADEN stays because the source also has the verb "baden".
+    assert result.words == ["BADEN", "BERLINER", "HAUS", "ZWANZIG"]
+    assert result.dropped["stoplist"] == 2
+    assert result.dropped["number"] == 1
+    es = build_wordlist("es", ["comerlo", "comer", "casa"], enclitics=frozenset({"COMERLO"}))
+    assert es.words == ["CASA", "COMER"]
+    assert es.dropped["enclitic"] == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "word", "expected"),
+    [
+        ("it", "QUARANTASETTEMILATRECENTOOTTO", True),
+        ("it", "VENTITRE", True),
+        ("it", "VENTITREESIMO", True),
+        ("it", "VENTI", False),
+        ("it", "VENTESIMO", False),
+        ("it", "DICIASSETTESIMO", False),
+        ("it", "TRENO", False),
+        ("de", "VIERUNDZWANZIG", True),
+        ("de", "DREIUNDZWANZIGSTEN", True),
+        ("de", "DREIZEHN", False),
+        ("de", "ZWANZIGSTE", False),
+        ("de", "ZWEIFACH", False),
+        ("es", "VEINTITRES", False),
+    ],
+)
+def test_spelled_numbers_are_compounds_of_numerals(language: str, word: str, expected: bool) -> None:
+    assert is_spelled_number(language, word) is expected
+
+
+def test_word_list_file_is_deterministic(tmp_path: Path) -> None:
+    write_word_list(tmp_path / "a.txt.gz", ["AB", "CD"])
+    first = (tmp_path / "a.txt.gz").read_bytes()
+    write_word_list(tmp_path / "a.txt.gz", ["AB", "CD"])
+    assert (tmp_path / "a.txt.gz").read_bytes() == first
+    assert first[4:8] == b"\0\0\0\0"  # gzip mtime 0
+    assert gzip.decompress(first) == b"AB\nCD\n"
+    assert read_word_list(tmp_path / "a.txt.gz") == ["AB", "CD"]
+
+
+def test_import_writes_the_list_and_the_graph(tmp_path: Path) -> None:
+    source = tmp_path / "src.txt"
+    source.write_text("chat\nchats\nL'homme\nœuvre\nParis\nété\n", encoding="utf-8")
+    result = import_wordlist("fr", source, tmp_path)
+    assert result.words == ["CHAT", "CHATS", "ETE", "OEUVRE"]
+    assert read_word_list(tmp_path / "fr.txt.gz") == result.words
+    assert list(WordGraph.load(tmp_path / "fr.dawg")) == result.words
+
+
+def test_italian_enclitic_rules_are_picked_rule_by_rule() -> None:
+    aff = [
+        "SFX C Y 6\n",
+        "SFX C re amo ire\n",  # finiamo: conjugation
+        "SFX C re amolo ire\n",  # finiamolo: enclitic
+        "SFX C re amoci ire\n",
+        "SFX C re amola ire\n",
+        "SFX C re amone ire\n",
+        "SFX C re vi ire\n",  # finivi: imperfect, looks like fini+vi but stays
+        "SFX C re sti ire\n",  # finisti: past, stays
+    ]
+    picked = enclitic_rules("it", parse_aff(aff))
+    assert picked == {2, 3, 4, 5}
+
+
+def test_spanish_enclitic_classes_are_the_non_ascii_flags() -> None:
+    aff = ["SFX S Y 1\n", "SFX S 0 s [aeiou]\n", "SFX À Y 2\n", "SFX À 0 la r\n", "SFX À 0 lo r\n"]
+    assert enclitic_rules("es", parse_aff(aff)) == {3, 4}
