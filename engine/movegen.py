@@ -23,11 +23,17 @@ Moderated lexicons: the search walks every graph of ``lexicon.graphs()``; a main
 in ``lexicon.removed``, or one already found in an earlier graph, is dropped, and
 cross-checks use the same union-minus-removed rule.
 
-``best`` (top k) prunes with score upper bounds: for every (anchor, left-part length)
-and number of tiles the squares a play would cover are fixed, so an upper bound is the
-best assignment of the rack's tile values to those squares' coefficients (rearrangement
-inequality), ignoring the lexicon. Searches run in decreasing order of bound and stop
-once no remaining bound can reach the k-th best score found so far.
+``best`` (top k) prunes with score upper bounds when the rack holds two blanks or more
+(with fewer, a full search that keeps only plays reaching the running k-th best score
+is faster). For every (anchor, left-part length) and number of tiles, the squares a
+play would cover are fixed, so an upper bound is the best pairing of the rack's tile
+values with those squares' coefficients (rearrangement inequality), ignoring the
+lexicon. Searches run in decreasing order of bound and stop once no remaining bound can
+reach the k-th best score found so far; inside a search every node is bounded again
+with the tiles still on the rack, and when only plays using every tile can still reach
+the threshold, a node whose subtree lacks one of the remaining letters, or whose
+longest word is too short for them, is cut (per-node letter masks and heights,
+computed once per graph).
 
 Ordering everywhere: higher score first; equal scores in ascending order of their
 tile lists ``[[row, col, char], ...]`` sorted, where ``char`` is the board character
@@ -127,6 +133,22 @@ class _Tables:
                 wm[i * s + j] = _WORD_FACTOR.get(premium, 1)
             self.lm[direction] = lm
             self.wm[direction] = wm
+        # Board characters to letter codes and points (a lowercase letter is a blank).
+        self.char_code = {EMPTY: 0}
+        self.char_points = {EMPTY: 0}
+        for letter, code in self.codes.items():
+            self.char_code[letter] = self.char_code[letter.lower()] = code
+            self.char_points[letter] = self.values[code]
+            self.char_points[letter.lower()] = 0
+        # Line square -> board index (row * size + col), -1 for the sentinels.
+        self.line_index: dict[Direction, list[int]] = {}
+        for direction in (ACROSS, DOWN):
+            idx = [-1] * (n * s)
+            for i in range(n):
+                for j in range(n):
+                    row, col = (i, j) if direction == ACROSS else (j, i)
+                    idx[i * s + j] = row * n + col
+            self.line_index[direction] = idx
         # Sort keys: a tile's position in the tie-break order is (row, col, char) with
         # char the board character; rank the 2 * 32 (code, blank) pairs by that string.
         chars: dict[int, str] = {}
@@ -240,68 +262,61 @@ class _Position:
         self.bmask = t.blank_mask if self.blanks else 0
         vals = sorted([t.values[k] for k in range(32) for _ in range(self.counts[k])], reverse=True)
         self.rack_values = vals + [0] * self.blanks
+        self.values_by_avail: dict[int, list[int]] = {}
 
-        grid = [0] * (n * n)
-        points = [0] * (n * n)
-        for r, row in enumerate(board):
-            for c, ch in enumerate(row):
-                if ch == EMPTY:
-                    continue
-                upper = ch.upper()
-                code = t.codes.get(upper)
-                if code is None:
-                    raise ValueError(f"board square ({r}, {c}): {ch!r} is not a letter of the lexicon")
-                grid[r * n + c] = code
-                points[r * n + c] = t.values[code] if ch == upper else 0
+        char_code, char_points = t.char_code, t.char_points
+        try:
+            grid = [char_code[ch] for row in board for ch in row]
+        except KeyError as exc:
+            raise ValueError(f"board: {exc.args[0]!r} is not a letter of the lexicon") from None
+        points = [char_points[ch] for row in board for ch in row]
         self.first_move = not any(grid)
         self.lines = {d: self._lines(d, grid, points) for d in (ACROSS, DOWN)}
 
     def _lines(self, direction: Direction, grid: list[int], points: list[int]) -> _Lines:
         t = self.t
         n, s = t.size, t.stride
-        codes = [0] * (n * s)
-        values = [0] * (n * s)
-        for i in range(n):
-            for j in range(n):
-                r, c = (i, j) if direction == ACROSS else (j, i)
-                codes[i * s + j] = grid[r * n + c]
-                values[i * s + j] = points[r * n + c]
+        # index -1 is the sentinel square after each line (grid padded with a 0).
+        index = t.line_index[direction]
+        grid = [*grid, 0]
+        points = [*points, 0]
+        codes = [grid[k] for k in index]
+        values = [points[k] for k in index]
         full = t.tile_mask | t.blank_mask
-        xmask = [full] * (n * s)
+        xmask = [0 if c else full for c in codes]
+        for sentinel in range(n, n * s, s):
+            xmask[sentinel] = 0  # nothing is ever played past the end of a line
         xc = [0] * (n * s)
         xw = [0] * (n * s)
         wm = t.wm[direction]
         anchors: list[tuple[int, int]] = []
-        for i in range(n):
-            xmask[i * s + n] = 0
-            for j in range(n):
-                sq = i * s + j
-                if codes[sq]:
-                    xmask[sq] = 0
-                    continue
-                # The perpendicular run: lines i-1, i-2, ... and i+1, i+2, ... at j.
-                up: list[int] = []
-                k = i - 1
-                while k >= 0 and codes[k * s + j]:
-                    up.append(k * s + j)
-                    k -= 1
-                down: list[int] = []
-                k = i + 1
-                while k < n and codes[k * s + j]:
-                    down.append(k * s + j)
-                    k += 1
-                touches = bool(up or down)
-                if not touches:
-                    touches = (j > 0 and codes[sq - 1] != 0) or (j + 1 < n and codes[sq + 1] != 0)
-                if touches:
-                    anchors.append((i, j))
-                if up or down:
-                    up.reverse()
-                    prefix = [codes[q] for q in up]
-                    suffix = [codes[q] for q in down]
-                    xmask[sq] = self._cross_mask(prefix, suffix) & full
-                    xw[sq] = wm[sq]
-                    xc[sq] = (sum(values[q] for q in up) + sum(values[q] for q in down)) * wm[sq]
+        last = (n - 1) * s
+        for sq in range(n * s):
+            if codes[sq] or sq % s == n:
+                continue
+            up = sq >= s and codes[sq - s]
+            down = sq < last and codes[sq + s]
+            if up or down:
+                anchors.append(divmod(sq, s))
+                # The perpendicular run through this square: tiles above and below.
+                k = sq - s
+                while k >= 0 and codes[k]:
+                    k -= s
+                top = k + s
+                k = sq + s
+                while k < n * s and codes[k]:
+                    k += s
+                prefix = [codes[q] for q in range(top, sq, s)]
+                suffix = [codes[q] for q in range(sq + s, k, s)]
+                xmask[sq] = self._cross_mask(prefix, suffix) & full
+                xw[sq] = wm[sq]
+                xc[sq] = (
+                    sum(values[q] for q in range(top, sq, s)) + sum(values[q] for q in range(sq + s, k, s))
+                ) * wm[sq]
+            elif codes[sq - 1] or codes[sq + 1]:
+                # sq - 1 at the start of a line is the previous line's sentinel (or, for
+                # the very first square, the last sentinel): empty either way.
+                anchors.append(divmod(sq, s))
         if self.first_move:
             r, c = t.center
             anchors = [(r, c) if direction == ACROSS else (c, r)]
@@ -461,7 +476,7 @@ class _Bounder:
     Results are memoised: a task sees few distinct (nt, avail, blanks).
     """
 
-    __slots__ = ("counts", "memo", "ntiles", "rows", "values")
+    __slots__ = ("by_avail", "counts", "memo", "ntiles", "rows", "values")
 
     def __init__(self, pos: _Position, lines: _Lines, g: _Geometry, tmax: int) -> None:
         lm, xc, xw = lines.lm, lines.xc, lines.xw
@@ -470,6 +485,8 @@ class _Bounder:
         self.counts = pos.counts
         self.ntiles = pos.ntiles
         self.memo: dict[int, tuple[int, int, int, int]] = {}
+        # The values of the letters left, best first, per ``avail`` (shared by the tasks).
+        self.by_avail = pos.values_by_avail
         # rows[nt]: per play size t > nt: (t, word multiplier, fixed part, coefficients
         # of the squares still to fill, best first).
         self.rows: list[list[tuple[int, int, int, list[int]]]] = []
@@ -493,11 +510,12 @@ class _Bounder:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        vals: list[int] = []
-        for k in range(1, 32):
-            if avail >> k & 1:
-                vals += [self.values[k]] * self.counts[k]
-        vals.sort(reverse=True)
+        vals = self.by_avail.get(avail)
+        if vals is None:
+            vals = self.by_avail[avail] = sorted(
+                (self.values[k] for k in range(1, 32) if avail >> k & 1 for _ in range(self.counts[k])),
+                reverse=True,
+            )
         left = min(len(vals) + blanks, self.ntiles - nt)
         best_m = best_m2 = 0
         best_k = best_k2 = _NEVER
@@ -715,7 +733,8 @@ def _search(
     def left_part(n: int, size: int, avail: int, blanks: int) -> None:
         # lp holds ``size`` rack tiles (code << 1 | blank) that end just before the anchor.
         nonlocal start
-        if size >= lo:
+        # Only when some tile can go on the anchor after this left part.
+        if size >= lo and nodes[n] & xmask[base + anchor] & (avail | (bmask if blanks else 0)):
             start = anchor - size
             msum = 0
             mult = 1
@@ -910,6 +929,20 @@ def best(
     if k <= 0:
         return []
     pos = _Position(board, rack, tileset, layout, lexicon)
+    threshold = [-1]
+    top_scores: list[int] = []
+    kept: list[tuple[int, Direction, tuple[int, ...]]] = []
+    if pos.blanks < 2:
+        # With fewer than two blanks the whole search is cheap and the bounds cost more
+        # than they save (measured with bench/movegen.py): enumerate, keeping only the
+        # plays that reach the running k-th best score.
+        for direction, lines in pos.lines.items():
+            tasks = _full_tasks(pos, lines)
+            for gi in range(len(pos.graphs)):
+                raw: list[tuple[int, tuple[int, ...]]] = []
+                _search(pos, lines, gi, tasks, None, raw, threshold, (top_scores, k))
+                kept.extend((score, direction, encs) for score, encs in raw)
+        return _moves(pos, _top(pos, kept, k))
     # Every (direction, anchor, left-part length), keyed by the best bound of its plays.
     work: list[tuple[int, int, Direction, int, int, int, _Geometry, list[int]]] = []
     for direction, lines in pos.lines.items():
@@ -924,9 +957,6 @@ def best(
                 ]
                 work.append((-max(per_count), len(work), direction, i, a, size, g, per_count))
     heapq.heapify(work)
-    threshold = [-1]
-    top_scores: list[int] = []
-    kept: list[tuple[int, Direction, tuple[int, ...]]] = []
     while work:
         neg_top, _, direction, i, a, size, g, per_count = heapq.heappop(work)
         if -neg_top < threshold[0]:
@@ -937,7 +967,7 @@ def best(
         tmax = max(c for c, b in enumerate(per_count) if b >= threshold[0])
         task = (i, a, size, size, tmax, _Bounder(pos, lines, g, tmax))
         for gi in range(len(pos.graphs)):
-            raw: list[tuple[int, tuple[int, ...]]] = []
+            raw = []
             _search(pos, lines, gi, (task,), None, raw, threshold, (top_scores, k))
             kept.extend((score, direction, encs) for score, encs in raw)
         if len(kept) > 4 * k + 64:
