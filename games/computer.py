@@ -31,7 +31,7 @@ from typing import Any
 
 from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import connection
 
 from games.models import Game
 from games.thinking import Job, LexiconSpec, think
@@ -149,7 +149,8 @@ def _run_turn_in_thread(game_id: int, version: int) -> bool:
         return False
     finally:
         _release(game_id, version)
-        close_old_connections()
+        # This thread is ours: its connection would otherwise stay open until exit.
+        connection.close()
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:

@@ -62,12 +62,16 @@ def test_resume_picks_up_pending_computer_turns(ana: Any, ben: Any) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_real_process_pool_replies_without_blocking_the_caller(ana: Any, settings: Any) -> None:
+def test_real_process_pool_replies_without_blocking_the_caller(
+    ana: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.COMPUTER_SYNC = False
+    schedule = computer.schedule
+    monkeypatch.setattr(computer, "schedule", lambda game_id, version: None)  # set the racks first
     game = make_computer_game(ana, level="hard", first=1, racks=("DOGSEAT", "CATSEOD"))
     try:
         started = time.monotonic()
-        future = computer.schedule(game.pk, game.version)
+        future = schedule(game.pk, game.version)
         returned_after = time.monotonic() - started
         assert future is not None
         assert future.result(timeout=30) is True
@@ -81,10 +85,14 @@ def test_real_process_pool_replies_without_blocking_the_caller(ana: Any, setting
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_event_loop_path_uses_the_pool(ana: Any, settings: Any) -> None:
+@pytest.mark.usefixtures("close_db_connection")
+async def test_event_loop_path_uses_the_pool(
+    ana: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from asgiref.sync import sync_to_async
 
     settings.COMPUTER_SYNC = False
+    monkeypatch.setattr(computer, "schedule", lambda game_id, version: None)  # only run_turn below
     game = await sync_to_async(make_computer_game)(ana, level="medium", first=1, racks=("DOGSEAT", "CATSEOD"))
     try:
         assert await computer.run_turn(game.pk, game.version) is True

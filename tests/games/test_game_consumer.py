@@ -31,6 +31,7 @@ async def connect(path: str, user: Any | None) -> tuple[WebsocketCommunicator, b
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
 async def test_anonymous_connection_is_refused(ana: Any, ben: Any) -> None:
     game = await sync_to_async(make_game)(ana, ben)
     communicator, connected = await connect(f"/ws/games/{game.pk}/", None)
@@ -43,6 +44,7 @@ async def test_anonymous_connection_is_refused(ana: Any, ben: Any) -> None:
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
 async def test_outsider_cannot_watch_private_game(ana: Any, ben: Any, cleo: Any) -> None:
     game = await sync_to_async(make_game)(ana, ben)
     await Game.objects.filter(pk=game.pk).aupdate(is_public=False)
@@ -53,6 +55,7 @@ async def test_outsider_cannot_watch_private_game(ana: Any, ben: Any, cleo: Any)
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
 async def test_snapshot_then_push_after_a_move_rack_only_to_owner(ana: Any, ben: Any, cleo: Any) -> None:
     game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "JQXZKVW"))
     sockets = {}
@@ -83,6 +86,7 @@ async def test_snapshot_then_push_after_a_move_rack_only_to_owner(ana: Any, ben:
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
 async def test_resync_message_sends_a_fresh_snapshot(ana: Any, ben: Any) -> None:
     game = await sync_to_async(make_game)(ana, ben)
     communicator, connected = await connect(f"/ws/games/{game.pk}/", ana)
@@ -100,6 +104,7 @@ async def test_resync_message_sends_a_fresh_snapshot(ana: Any, ben: Any) -> None
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
 async def test_chat_line_is_pushed_to_players(ana: Any, ben: Any) -> None:
     game = await sync_to_async(make_game)(ana, ben)
     communicator, connected = await connect(f"/ws/games/{game.pk}/", ben)
@@ -116,6 +121,7 @@ async def test_chat_line_is_pushed_to_players(ana: Any, ben: Any) -> None:
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
 async def test_lobby_updates_when_a_game_changes(ana: Any, ben: Any) -> None:
     game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "JQXZKVW"))
     communicator, connected = await connect("/ws/lobby/", ben)

@@ -1,0 +1,133 @@
+"""An opponent's rack never reaches anyone else while the game is on.
+
+ben holds JQXZKVW: J, Q, X and Z exist once each in the English set and are on no
+board and no other rack, so any of them in a payload for ana or cleo would be a leak.
+Every page, partial, download and WebSocket message those viewers can get is collected
+and searched.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+from django.urls import reverse
+
+from games import rendering
+from games.models import Game
+from tests.games.helpers import CAT_AT_CENTRE, make_game, tiles
+from tests.games.test_game_consumer import connect
+
+BEN_RACK = "JQXZKVW"
+UNIQUE = "JQXZ"
+HX = {"HX-Request": "true"}
+
+
+def leaks(payload: str) -> list[str]:
+    found = []
+    for form in {BEN_RACK, "".join(sorted(BEN_RACK)), json.dumps(BEN_RACK)}:
+        if form in payload:
+            found.append(form)
+    for letter in UNIQUE:
+        # Tile markup (board squares and rack tiles) and JSON; not bare letters, which
+        # the column labels and the blank-letter picker show legitimately.
+        for pattern in (f'data-letter="{letter}"', f'"letter": "{letter}"', f'class="letter">{letter}<'):
+            if pattern in payload:
+                found.append(pattern)
+    # The rack in any order, as one run of letters.
+    for perm in itertools.permutations(UNIQUE):
+        if "".join(perm) in payload:
+            found.append("".join(perm))
+    return found
+
+
+def http_payloads(client: Client, game: Game) -> dict[str, str]:
+    pk = game.pk
+    got: dict[str, str] = {}
+    for name, url, headers in [
+        ("page", reverse("games:detail", args=[pk]), {}),
+        ("fragments", reverse("games:fragments", args=[pk]), HX),
+        ("replay", reverse("games:replay", args=[pk]), {}),
+        ("replay-0", reverse("games:replay", args=[pk]) + "?move=0", HX),
+        ("gcg", reverse("games:gcg", args=[pk]), {}),
+        ("lobby", reverse("games:lobby"), {}),
+        ("lobby-partial", reverse("games:lobby"), HX),
+        ("watch", reverse("games:watch"), {}),
+        ("resign-page", reverse("games:resign", args=[pk]), {}),
+    ]:
+        response = client.get(url, headers=headers)
+        got[name] = response.content.decode()
+    return got
+
+
+@pytest.mark.django_db
+def test_rack_content_never_sent_to_opponent_or_spectator(ana: Any, ben: Any, cleo: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", BEN_RACK))
+    ana_client, cleo_client, ben_client = Client(), Client(), Client()
+    ana_client.force_login(ana)
+    cleo_client.force_login(cleo)
+    ben_client.force_login(ben)
+    # Sanity: the search does find ben's rack in what ben himself gets.
+    assert leaks(ben_client.get(reverse("games:detail", args=[game.pk])).content.decode())
+
+    payloads = {f"ana:{k}": v for k, v in http_payloads(ana_client, game).items()}
+    payloads |= {f"cleo:{k}": v for k, v in http_payloads(cleo_client, game).items()}
+    # What ana's own actions return: a preview, a refused play, a play, a chat line.
+    url = lambda name: reverse(f"games:{name}", args=[game.pk])  # noqa: E731
+    payloads["ana:preview"] = ana_client.post(
+        url("preview"), {"tiles": tiles((7, 7, "C"), (7, 8, "A"))}, headers=HX
+    ).text
+    payloads["ana:refused"] = ana_client.post(url("play"), {"tiles": tiles((0, 0, "C"))}, headers=HX).text
+    payloads["ana:play"] = ana_client.post(
+        url("play"),
+        {"tiles": tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T")), "version": game.version},
+        headers=HX,
+    ).text
+    payloads["ana:chat"] = ana_client.post(url("chat"), {"text": "hi"}, headers=HX).text
+    game.refresh_from_db()
+    payloads |= {f"ana-after:{k}": v for k, v in http_payloads(ana_client, game).items()}
+    payloads |= {f"cleo-after:{k}": v for k, v in http_payloads(cleo_client, game).items()}
+    # And the context itself, as the consumer renders it.
+    for viewer in (ana, cleo):
+        context = rendering.game_context(rendering.load_game(game.pk), viewer)
+        payloads[f"context:{viewer}"] = json.dumps(
+            {k: v for k, v in context.items() if k != "game"}, default=str
+        )
+
+    assert game.state_obj().racks[1] == BEN_RACK  # ben has not moved: the rack is still secret
+    found = {name: leaks(text) for name, text in payloads.items()}
+    assert {name: hits for name, hits in found.items() if hits} == {}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_websocket_messages_never_carry_the_opponents_rack(ana: Any, ben: Any, cleo: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", BEN_RACK))
+    sockets = {}
+    received: dict[str, list[str]] = {"ana": [], "cleo": []}
+    try:
+        for name, user in (("ana", ana), ("cleo", cleo)):
+            sockets[name], connected = await connect(f"/ws/games/{game.pk}/", user)
+            assert connected
+            received[name].append(await sockets[name].receive_from(timeout=3))
+        await sync_to_async(game.play)(ana, CAT_AT_CENTRE)
+        await sync_to_async(game.post_chat)(ana, "your move")
+        for name, socket in sockets.items():
+            received[name].append(await socket.receive_from(timeout=3))
+            if name == "ana":
+                received[name].append(await socket.receive_from(timeout=3))  # the chat line
+            await socket.send_to(text_data='{"type": "resync"}')
+            received[name].append(await socket.receive_from(timeout=3))
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+    assert all(len(messages) >= 3 for messages in received.values())
+    assert {name: [leaks(m) for m in messages if leaks(m)] for name, messages in received.items()} == {
+        "ana": [],
+        "cleo": [],
+    }
