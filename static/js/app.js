@@ -47,6 +47,7 @@
     this.drag = null;
     this.suppressClick = false;
     this.seenVersion = this.version();
+    this.overAnnounced = !!document.querySelector("#game-over .banner");
     this.wasMyTurn = this.isMyTurn();
     this.chatCount = this.countChat();
     this.blankPicker = document.getElementById("blank-picker");
@@ -670,6 +671,12 @@
       }
       document.querySelectorAll("#scoreboard .player").forEach((p) => this.flash(p));
     }
+    const banner = document.querySelector("#game-over .banner h2");
+    if (banner && !this.overAnnounced) {
+      this.overAnnounced = true;
+      this.announce(banner.textContent.trim());
+      this.flash(banner.parentElement);
+    }
     if (myTurn && !this.wasMyTurn) this.notify();
     this.wasMyTurn = myTurn;
     const chatCount = this.countChat();
@@ -718,6 +725,14 @@
       Notification.requestPermission().then(sync);
     });
     sync();
+  };
+
+  Game.prototype.setLive = function (live) {
+    const was = this.root.dataset.live;
+    this.root.dataset.live = live ? "true" : "false";
+    const note = document.getElementById("connection-note");
+    if (note) note.hidden = live;
+    if (was === "false" && live) this.announce(this.strings.reconnected);
   };
 
   /* --- phone tabs for the move log and chat ------------------------------------------ */
@@ -826,6 +841,10 @@
     ["htmx:oobAfterSwap", "htmx:afterSwap", "htmx:wsAfterMessage", "htmx:afterSettle"].forEach((name) => {
       document.body.addEventListener(name, () => this.queueRefresh());
     });
+    // Connection state: data-live on the root (styles and tests read it) and a notice
+    // while the socket is down; the ws extension reconnects and the server resends all.
+    document.body.addEventListener("htmx:wsAfterMessage", () => { this.setLive(true); });
+    document.body.addEventListener("htmx:wsClose", () => { this.setLive(false); });
     // Chat: clear the input once the line was accepted.
     document.body.addEventListener("htmx:afterRequest", (e) => {
       const form = e.detail.elt;

@@ -162,6 +162,9 @@ def open_page(browser: Any, server_url: str, live_db: None) -> Iterator[Any]:
         page.set_default_timeout(10_000)
         page.on("pageerror", lambda exc: errors.append(f"{user}: {exc}"))
         page.goto(server_url + path)
+        if page.locator("#game").count():
+            # The WebSocket's first snapshot has been swapped in: the page is live.
+            page.wait_for_selector('#game[data-live="true"]', state="attached")
         return page
 
     yield make

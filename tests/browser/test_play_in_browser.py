@@ -120,13 +120,24 @@ def test_two_players_play_live_with_drag_keyboard_swap_pass_and_blank(
     expect(square(pb, 7, 10).locator(".tile.blank .value")).to_have_count(0)
     expect(pb.locator("#move-log .move")).to_have_count(5)
     shot(pa, "two-players-ana-desktop")
-    shot(pb, "two-players-ben-desktop")
+
+    # A chat line arrives live; then ben resigns from the menu, after confirming.
+    pb.locator("#chat-text").fill("well played")
+    pb.locator("#chat-text").press("Enter")
+    expect(pa.locator("#chat .line").last).to_contain_text("well played")
+    expect(pb.locator("#chat-text")).to_have_value("")
+    pb.locator("#move-panel .more-menu summary").click()
+    pb.get_by_role("link", name="Resign…").click()
+    expect(pb.locator("#resign-dialog")).to_be_visible()
+    pb.locator("#resign-dialog button[type=submit]").click()
+    for page in (pa, pb):
+        expect(page.locator("#game-over .banner")).to_contain_text("ana won")
+    shot(pb, "two-players-ben-resigned-desktop")
 
     game.refresh_from_db()
-    assert [m.kind for m in game.moves.all()] == ["play", "play", "exchange", "pass", "play"]
-    last = game.moves.last()
-    assert last is not None
-    assert last.tiles[0]["blank"] is True
+    assert [m.kind for m in game.moves.all()] == ["play", "play", "exchange", "pass", "play", "resign"]
+    blank_play = game.moves.get(number=5)
+    assert blank_play.tiles[0]["blank"] is True
 
 
 def bring_to_empty_bag(game: Game, user: Any) -> None:
