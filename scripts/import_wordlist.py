@@ -372,9 +372,12 @@ def policy_files(language: str, directory: Path) -> tuple[Container[str], list[s
     return enclitics, stop
 
 
-def import_wordlist(language: str, source: Path, out: Path) -> WordlistResult:
-    """Build, write ``<out>/<LANG>.txt.gz`` and ``<out>/<LANG>.dawg``; return the result."""
-    enclitics, stop = policy_files(language, out)
+def import_wordlist(language: str, source: Path, out: Path, policy_dir: Path = FIXTURES) -> WordlistResult:
+    """Build, write ``<out>/<LANG>.txt.gz`` and ``<out>/<LANG>.dawg``; return the result.
+
+    The stop-lists are read from ``policy_dir`` (the committed ones by default).
+    """
+    enclitics, stop = policy_files(language, policy_dir)
     result = build_wordlist(language, read_lines(source), enclitics=enclitics, stoplist=stop)
     write_word_list(out / f"{language}.txt.gz", result.words)
     graph = WordGraph.build(result.words, alphabet(language))
