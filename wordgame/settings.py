@@ -146,8 +146,9 @@ else:
             # single writer rather than failing at once.
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
             # A file, not memory, so tests can share the test database with a second
-            # process (a Daphne server for the browser, another worker for live lexicons).
-            "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
+            # process (a Daphne server for the browser, another worker for live lexicons),
+            # which they tell its name; one file per test run, so runs never collide.
+            "TEST": {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")},
         }
     }
 
