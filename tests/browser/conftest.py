@@ -37,10 +37,6 @@ CHROMIUM_ARGS = [
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
-# between browser steps are still plain synchronous code in a test process.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if CHROMIUM.exists():
@@ -117,14 +113,26 @@ def server_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
             proc.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Module scope, not session: Playwright's sync API
+    keeps an event loop running in this thread, which would break the async tests that
+    run after these. While it runs, the ORM calls the tests make between browser steps
+    are still plain synchronous code, hence DJANGO_ALLOW_ASYNC_UNSAFE for that time only."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
