@@ -176,3 +176,26 @@ def test_watch_page_lists_public_active_games(client: Client, cleo: Any, game_an
     response = client.get(reverse("games:watch"))
     assert response.status_code == 200
     assert reverse("games:detail", args=[game_ana_ben.pk]) in response.text
+
+
+@pytest.mark.django_db
+def test_pages_render_for_seek_invitation_and_spectator(
+    client: Client, ana: Any, ben: Any, cleo: Any
+) -> None:
+    seek = start_game(creator=cleo, mode="random", language="en")
+    invitation = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    client.force_login(cleo)
+    assert "Waiting for an opponent" in client.get(reverse("games:detail", args=[seek.pk])).text
+    assert (
+        client.get(reverse("games:detail", args=[invitation.pk])).status_code == 404
+    )  # not started: private
+    client.force_login(ben)
+    page = client.get(reverse("games:detail", args=[invitation.pk]))
+    assert page.context["can_accept"]
+    assert reverse("games:accept", args=[invitation.pk]) in page.text
+    invitation.accept(ben)
+    client.force_login(cleo)
+    watching = client.get(reverse("games:detail", args=[invitation.pk]))
+    assert watching.context["is_spectator"]
+    assert watching.context["rack"] == []
+    assert 'id="rack"' not in watching.text
