@@ -190,13 +190,12 @@ class WordGraph:
         if not isinstance(word, str):
             return False
         nodes = self.nodes
-        masks = self._masks
         n = self.root
-        # The hot path of validation: one dict lookup per letter gives both the
-        # child bit and the mask of lower bits whose popcount is the child's slot.
+        # The hot path of validation: one dict lookup per letter (done in C by map)
+        # gives both the child bit and the mask of lower bits whose popcount is the
+        # child's slot after the bitmask word.
         try:
-            for ch in word:
-                bit, lower = masks[ch]
+            for bit, lower in map(self._masks.__getitem__, word):
                 w = nodes[n]
                 if not w & bit:
                     return False
