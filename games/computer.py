@@ -167,7 +167,7 @@ def schedule(game_id: int, version: int) -> Future[bool] | None:
     """Start the computer's turn for ``game_id`` at ``version`` without waiting for it.
     Call after the commit that made it the computer's turn."""
     global _threads
-    if getattr(settings, "COMPUTER_SYNC", False):
+    if settings.COMPUTER_SYNC:
         run_turn_sync(game_id, version)
         return None
     loop = _server_loop()

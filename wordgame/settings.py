@@ -205,6 +205,20 @@ MAX_ACTIVE_GAMES = env_int("MAX_ACTIVE_GAMES", 40)
 INACTIVITY_DAYS_RANDOM = env_int("INACTIVITY_DAYS_RANDOM", 5)
 INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
 COMPUTER_WORKERS = env_int("COMPUTER_WORKERS", 1)
+# Tests only: think in the calling thread instead of the process pool.
+COMPUTER_SYNC = env_bool("COMPUTER_SYNC", False)
+
+# Mail (turn reminders). Development prints mail to the console; production sets SMTP.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Wordgame <noreply@localhost>")
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
