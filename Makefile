@@ -33,6 +33,8 @@ data: migrate
 
 ## make run: install, migrate, load data, serve on http://$(HOST):$(PORT) with Daphne (SQLite + in-memory layer)
 run: data
+	@echo "Demo accounts: ana / wordgame-demo and ben / wordgame-demo. expire_games runs every 15 minutes while this serves."
+	( while sleep 900; do $(PY) manage.py expire_games; done ) & trap 'kill $$!' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 lint: install-dev
