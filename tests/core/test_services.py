@@ -14,10 +14,10 @@ from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PROBE = '''
+PROBE = """
 def test_needs_redis(redis_url):
     assert redis_url
-'''
+"""
 
 
 def run_probe(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -26,12 +26,30 @@ def run_probe(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     try:
         (probe_dir / "__init__.py").write_text("")
         (probe_dir / "test_probe.py").write_text(PROBE)
-        clean = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "REQUIRE_SERVICES", "PYTEST_ADDOPTS", "DATABASE_URL"}}
+        clean = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in {"REDIS_URL", "REQUIRE_SERVICES", "PYTEST_ADDOPTS", "DATABASE_URL"}
+        }
         clean.update(env)
         clean["COLUMNS"] = "300"  # keep pytest's one-line failure summary whole
         return subprocess.run(
-            [sys.executable, "-m", "pytest", str(probe_dir), "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
-            cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120,
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                str(probe_dir),
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "no:xdist",
+            ],
+            cwd=ROOT,
+            env=clean,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     finally:
         for f in probe_dir.iterdir():

@@ -146,7 +146,7 @@ def test_no_play_and_empty_bag_passes() -> None:
 def test_computer_players_finish_a_game_with_engine_approved_moves() -> None:
     rng = random.Random(8)
     state = new_game("en", rng)
-    levels = ("hard", "easy")
+    levels: tuple[analysis.Level, analysis.Level] = ("hard", "easy")
     turns = 0
     while not state.over and turns < 200:
         seat = state.turn
