@@ -18,7 +18,9 @@ letter a blank may stand for); a rack that is not a string of at most 7 of the
 language's letters and ``?``; a move that is not a list of ``[int, int, one-character
 string]`` whose character is a letter or ``?``. A letter that is a letter but not one of
 the language's (``K`` in Spanish) is judged as a move: ``letter_not_in_language``. Blank
-lines are skipped. Strings are taken in Unicode NFC form.
+lines are skipped. Strings are taken in Unicode NFC form. Input and output are UTF-8
+whatever the locale; a line that is not UTF-8, or holds NaN, Infinity or a number too large
+for a float, is ``bad_input`` with ``id`` null, and the command goes on with the next line.
 
 ``moves`` lists every legal play of a rack on a board (same board and rack format)::
 
@@ -39,7 +41,10 @@ loaded; if it is missing the command stops with exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import math
 import sys
 import unicodedata
 from collections.abc import Callable, Container, Iterable, Sequence
@@ -109,11 +114,24 @@ def parse_move(value: object) -> list[Placement]:
     return placements
 
 
+def _not_json(name: str) -> object:
+    """``json.loads`` takes NaN and Infinity, which JSON does not have: refuse them."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    """A JSON number as a float; one too large for a float (1e999) could not be echoed."""
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
 def score_request(line: str, tiles: TileSet, geometry: Layout, lexicon: Container[str]) -> dict[str, Any]:
     """The output object for one input line."""
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
+        data = json.loads(line, parse_constant=_not_json, parse_float=_finite)
+    except ValueError as exc:
         return _bad(None, f"not JSON: {exc}")
     if not isinstance(data, dict):
         return _bad(None, "each line must be a JSON object")
@@ -155,6 +173,8 @@ def load_lexicon(language: str, wordlist: Path | None) -> Container[str]:
             text = wordlist.read_text(encoding="utf-8")
         except OSError as exc:
             raise CannotRun(f"cannot read word list {wordlist}: {exc.strerror}") from exc
+        except UnicodeDecodeError as exc:
+            raise CannotRun(f"word list {wordlist} is not UTF-8 text: {exc.reason}") from exc
         words = (normalize_word(language, line) for line in text.splitlines())
         return WordListLexicon((w for w in words if w), tileset(language).alphabet)
     path = LEXICON_DIR / f"{language}.dawg"
@@ -163,23 +183,45 @@ def load_lexicon(language: str, wordlist: Path | None) -> Container[str]:
     return WordGraph.load(path)
 
 
+def _input_lines(file: Path | None, stdin: IO[str]) -> Iterable[str]:
+    """The input lines, from FILE or standard input. Bytes that are not UTF-8 come through
+    as lone surrogates (``surrogateescape``) so that only their line is refused."""
+    if file is None:
+        return stdin
+    try:
+        return file.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
+    except OSError as exc:
+        raise CannotRun(f"cannot read {file}: {exc.strerror}") from exc
+
+
+def _undecodable(line: str) -> bool:
+    """Whether a line held bytes that are not UTF-8 (see ``_input_lines``)."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _dump(result: dict[str, Any]) -> str:
+    """One output line: UTF-8 JSON, or ASCII escapes when an echoed ``id`` holds a lone
+    surrogate (valid as a JSON escape, not encodable as UTF-8)."""
+    text = json.dumps(result, ensure_ascii=False)
+    return json.dumps(result) if _undecodable(text) else text
+
+
 def run_score(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     tiles = tileset(args.language)
     geometry = layout(tiles.board)
     lexicon = load_lexicon(args.language, args.wordlist)
-    lines: Iterable[str]
-    if args.file is None:
-        lines = stdin
-    else:
-        try:
-            lines = args.file.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise CannotRun(f"cannot read {args.file}: {exc.strerror}") from exc
-    for line in lines:
+    for line in _input_lines(args.file, stdin):
         if not line.strip():
             continue
-        result = score_request(line, tiles, geometry, lexicon)
-        stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        if _undecodable(line):
+            result = _bad(None, "the line is not UTF-8 text")
+        else:
+            result = score_request(line, tiles, geometry, lexicon)
+        stdout.write(_dump(result) + "\n")
     return EXIT_OK
 
 
@@ -190,8 +232,8 @@ def moves_request(
     from engine import movegen
 
     try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
+        data = json.loads(line, parse_constant=_not_json, parse_float=_finite)
+    except ValueError as exc:
         return _bad_moves(None, f"not JSON: {exc}")
     if not isinstance(data, dict):
         return _bad_moves(None, "each line must be a JSON object")
@@ -237,19 +279,14 @@ def run_moves(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     lexicon = load_lexicon(args.language, args.wordlist)
     if not isinstance(lexicon, Lexicon):  # pragma: no cover - load_lexicon returns graphs
         raise CannotRun("the lexicon cannot be walked by the move generator")
-    lines: Iterable[str]
-    if args.file is None:
-        lines = stdin
-    else:
-        try:
-            lines = args.file.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise CannotRun(f"cannot read {args.file}: {exc.strerror}") from exc
-    for line in lines:
+    for line in _input_lines(args.file, stdin):
         if not line.strip():
             continue
-        result = moves_request(line, tiles, geometry, lexicon, args.top, args.count_only)
-        stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        if _undecodable(line):
+            result = _bad_moves(None, "the line is not UTF-8 text")
+        else:
+            result = moves_request(line, tiles, geometry, lexicon, args.top, args.count_only)
+        stdout.write(_dump(result) + "\n")
     return EXIT_OK
 
 
@@ -310,14 +347,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _utf8(stream: IO[str], errors: str) -> IO[str]:
+    """The process's own stdin or stdout switched to UTF-8 whatever the locale says: JSON
+    text is UTF-8 (RFC 8259), as FILE and the word list are read. Standard input keeps bytes
+    that are not UTF-8 as lone surrogates so that only their line is refused."""
+    if isinstance(stream, io.TextIOWrapper):
+        # A stream already read from cannot change its encoding: keep it as it is.
+        with contextlib.suppress(io.UnsupportedOperation):
+            stream.reconfigure(encoding="utf-8", errors=errors)
+    return stream
+
+
 def main(
     argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None
 ) -> int:
     """Run the CLI; returns the exit status (0, or 2 when the command could not run)."""
     args = build_parser().parse_args(argv)
     handler: Handler = args.handler
+    if stdin is None:
+        stdin = _utf8(sys.stdin, "surrogateescape")
+    if stdout is None:
+        stdout = _utf8(sys.stdout, "strict")
     try:
-        return handler(args, stdin or sys.stdin, stdout or sys.stdout)
+        return handler(args, stdin, stdout)
     except CannotRun as exc:
         print(f"python -m engine {args.command}: {exc}", file=sys.stderr)
         return EXIT_CANNOT_RUN
