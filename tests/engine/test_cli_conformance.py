@@ -665,3 +665,39 @@ def test_command_line_exit_statuses_and_bad_lines(tmp_path: Path) -> None:
     )
     assert missing.returncode == 2
     assert missing.stdout == ""
+
+
+def test_undecodable_and_non_json_lines_are_bad_input_and_the_run_goes_on(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8, NaN and out-of-range numbers are lines that cannot be read:
+    ``bad_input`` and the next line, whether the lines come from FILE or standard input and
+    whatever the locale's encoding; the output is UTF-8."""
+    wordlist = tmp_path / "words.txt"
+    wordlist.write_text("ñañ\n", encoding="utf-8")
+    board = ["." * 15] * 7 + ["......Ña......."] + ["." * 15] * 7
+    good = json.dumps({"id": "ñ", "board": board, "rack": "?", "move": [[7, 8, "ñ"]]}, ensure_ascii=False)
+    data = b"\n".join(
+        [
+            b'{"id": 1, "rack": "\xff"}',
+            b'{"id": NaN}',
+            b'{"id": 1e999}',
+            b'{"id": "\\udcff"}',
+            good.encode("utf-8"),
+        ]
+    )
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(data + b"\n")
+    base = [sys.executable, "-m", "engine", "score", "--language", "es", "--wordlist", str(wordlist)]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "latin-1"}
+    by_file = subprocess.run([*base, str(source)], cwd=ROOT, capture_output=True, env=env, check=False)
+    by_stdin = subprocess.run(base, cwd=ROOT, input=data, capture_output=True, env=env, check=False)
+    for done in (by_file, by_stdin):
+        assert done.returncode == 0, done.stderr
+        outs = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+        assert [(o["id"], o.get("error")) for o in outs] == [
+            (None, "bad_input"),
+            (None, "bad_input"),
+            (None, "bad_input"),
+            ("\udcff", "bad_input"),
+            ("ñ", None),
+        ]
+        assert outs[-1]["words"] == [{"word": "ÑAÑ", "score": 8}]
