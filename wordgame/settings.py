@@ -234,4 +234,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Daphne's runserver logs each request through its own handler already.
+    "loggers": {"django.channels.server": {"propagate": False}},
 }
