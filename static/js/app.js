@@ -645,6 +645,12 @@
       else if (play) play.disabled = true;
       return;
     }
+    // A refused play: keep its error in view (and the tiles where they are) until the
+    // player changes something.
+    if (panel.dataset.hasErrors === "true" && (panel.dataset.pending || "") === serial) {
+      if (play) play.disabled = true;
+      return;
+    }
     const previewFor = panel.dataset.previewTiles || "";
     if (panel.dataset.hasPreview !== "true" || (previewFor && previewFor !== serial)) {
       this.requestPreview();
