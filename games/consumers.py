@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import realtime, rendering
+from games.apps import resume_computer_turns_once
 from games.models import Game
 
 
@@ -28,6 +29,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = realtime.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # After a restart, a browser that only reconnects its socket sends no HTTP
+        # request; let its connection pick up computer turns left unfinished too.
+        await database_sync_to_async(resume_computer_turns_once)()
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
 

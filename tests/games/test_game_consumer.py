@@ -135,3 +135,29 @@ async def test_lobby_updates_when_a_game_changes(ana: Any, ben: Any) -> None:
         assert f"/games/{game.pk}/" in pushed
     finally:
         await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_reconnecting_socket_after_restart_resumes_computer_turn(
+    ana: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import games.apps
+    from games import computer
+    from games.models import Move
+    from tests.games.helpers import make_computer_game
+
+    # As if the server stopped mid-thought: the computer is to move and nobody thinks.
+    schedule = computer.schedule
+    monkeypatch.setattr(computer, "schedule", lambda game_id, version: None)
+    game = await sync_to_async(make_computer_game)(ana, level="easy", first=1, racks=("DOGSEAT", "CATSEOD"))
+    monkeypatch.setattr(computer, "schedule", schedule)
+    assert not await Move.objects.filter(game=game).aexists()
+    # A fresh server process: nothing resumed yet, and no HTTP request comes first.
+    monkeypatch.setattr(games.apps, "_resumed", False)
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", ana)
+    assert connected
+    await communicator.receive_from(timeout=5)
+    await communicator.disconnect()
+    assert await Move.objects.filter(game=game).acount() == 1
