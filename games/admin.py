@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy
 
 from games.models import ChatMessage, Game, Move, Seat
 from games.services import expire_games
@@ -52,10 +53,14 @@ class GameAdmin(admin.ModelAdmin[Game]):
     )
     actions = ["expire_due_games"]
 
-    @admin.action(description="Time out lapsed turns and send due reminders (all games)")
+    @admin.action(description=gettext_lazy("Time out lapsed turns and send due reminders (all games)"))
     def expire_due_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         report = expire_games()
-        self.message_user(request, f"{len(report.timed_out)} timed out, {len(report.reminded)} reminded")
+        self.message_user(
+            request,
+            gettext("%(timed_out)d timed out, %(reminded)d reminded")
+            % {"timed_out": len(report.timed_out), "reminded": len(report.reminded)},
+        )
 
 
 @admin.register(Move)
