@@ -8,6 +8,7 @@ is over. The names and types are the contract in ``docs/games-ui-contract.md``.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -37,6 +38,11 @@ PARTIALS: dict[str, str] = {
 
 # The partials of a game snapshot, in the order they are sent.
 SNAPSHOT = ("board", "rack", "scoreboard", "move_panel", "move_log", "chat", "game_over")
+
+
+def versus(names: Sequence[str]) -> str:
+    """Player names joined by the interface language's "vs" (e.g. "ana vs ben")."""
+    return f" {pgettext('between player names', 'vs')} ".join(names)
 
 
 def premium_names() -> dict[str, tuple[str, str]]:
@@ -163,7 +169,9 @@ def last_move_squares(moves: Sequence[Move]) -> list[tuple[int, int]]:
 
 
 def initials(name: str) -> str:
-    return "".join(part[0] for part in name.split()[:2]).upper() or name[:2].upper()
+    """Avatar letters: the first letter of the first two words ("Computer (Easy)" -> "CE")."""
+    words = re.findall(r"[^\W_]+", name)
+    return "".join(word[0] for word in words[:2]).upper() or name[:2].upper()
 
 
 def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
@@ -203,7 +211,7 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
     tiles = engine.tileset(language)
     board = state.board if state else engine.layout().empty_board()
 
-    vs = " vs ".join(names) if names else gettext("Waiting for an opponent")
+    vs = versus(names) if names else gettext("Waiting for an opponent")
     title = (gettext("Your turn · %(players)s") % {"players": vs}) if is_my_turn else vs
     rack = rack_tiles(state.racks[viewer_seat], language) if (state and viewer_seat is not None) else []
 
@@ -344,7 +352,7 @@ def lobby_item(game: Game, user: Any) -> dict[str, Any]:
     elif game.status == Game.Status.OPEN:
         opponent = gettext("waiting for an opponent")
     else:
-        opponent = " vs ".join(s.display_name for s in seats)
+        opponent = versus([s.display_name for s in seats])
     return {
         "id": game.pk,
         "url": reverse("games:detail", args=[game.pk]),
