@@ -42,7 +42,9 @@ SNAPSHOT = ("board", "rack", "scoreboard", "move_panel", "move_log", "chat", "ga
 
 def versus(names: Sequence[str]) -> str:
     """Player names joined by the interface language's "vs" (e.g. "ana vs ben")."""
-    return f" {pgettext('between player names', 'vs')} ".join(names)
+    # Not inside the f-string: xgettext does not look into f-strings.
+    separator = pgettext("between player names", "vs")
+    return f" {separator} ".join(names)
 
 
 def premium_names() -> dict[str, tuple[str, str]]:
