@@ -3,7 +3,7 @@
     .venv/bin/python bench/engine_score.py [--repeat 5] [--turns 12] [--seed 2026]
 
 The lexicon is ``fixtures/lexicons/en.dawg`` when it exists; otherwise the bench builds
-a ``WordGraph`` in memory from ``/work/shared/lexicon/enable1.txt`` (ENABLE, the public-
+a ``WordGraph`` in memory from ``../shared/lexicon/enable1.txt`` (ENABLE, the public-
 domain list behind ``en``) and says so. The position is a mid-game board reached by
 letting the move generator play the best move for ``--turns`` turns from a seeded new
 game. The measured plays are legal plays from that position for the player to move
@@ -35,7 +35,7 @@ from engine.state import GameState, new_game  # noqa: E402
 from engine.tiles import tileset  # noqa: E402
 
 BUILT = ROOT / "fixtures" / "lexicons" / "en.dawg"
-WORD_LIST = Path("/work/shared/lexicon/enable1.txt")
+WORD_LIST = ROOT.parent / "shared" / "lexicon" / "enable1.txt"
 
 
 def load_lexicon() -> tuple[WordGraph, str]:

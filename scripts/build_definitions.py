@@ -1,7 +1,7 @@
 """Build the compact English definitions fixture from WordNet 3.0.
 
 Reads the WordNet 3.0 database files (``index.*``, ``data.*``, ``*.exc``, gzipped) from
-``/work/shared/lexicon-sources/definitions-en/`` and writes
+``../shared/lexicon-sources/definitions-en/`` (beside the repository) and writes
 ``fixtures/definitions/wordnet-3.0.json.gz``: a gzip JSON object
 
 * ``glosses``: list of ``[pos, gloss]`` (one per kept synset; pos is n, v, a or r, with
@@ -35,7 +35,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SOURCE = Path("/work/shared/lexicon-sources/definitions-en")
+# shared/ sits beside the repository (as in CI and on the developers' machines).
+DEFAULT_SOURCE = ROOT.parent / "shared" / "lexicon-sources" / "definitions-en"
 DEFAULT_OUT = ROOT / "fixtures" / "definitions" / "wordnet-3.0.json.gz"
 LICENCE = "LICENSE-WordNet-3.0.txt"
 
