@@ -476,10 +476,30 @@ class _Bounder:
     Results are memoised: a task sees few distinct (nt, avail, blanks).
     """
 
-    __slots__ = ("by_avail", "counts", "memo", "ntiles", "rows", "values")
+    __slots__ = ("by_avail", "counts", "memo", "need_at", "need_base", "need_end", "ntiles", "rows", "values")
 
-    def __init__(self, pos: _Position, lines: _Lines, g: _Geometry, tmax: int) -> None:
+    def __init__(self, pos: _Position, lines: _Lines, g: _Geometry, tmax: int, tmin: int) -> None:
         lm, xc, xw = lines.lm, lines.xc, lines.xw
+        # Every play of this task that can still reach the threshold has at least
+        # ``tmin`` tiles, so its word covers the square of the tmin-th tile and the board
+        # tiles right after it: up to ``need_end`` (exclusive, a line square). A graph
+        # node from which no word is long enough to get there, or whose words lack a
+        # board letter on the way (``need_at[sq - need_base]``: the letters of the board
+        # tiles from ``sq`` to ``need_end``), cannot lead to such a play. This is what
+        # cuts left parts before an anchor that is followed by board tiles.
+        codes = lines.codes
+        self.need_base = g.placed[g.need - 1]  # the anchor square
+        q = g.placed[max(tmin, g.need) - 1] + 1
+        while codes[q]:  # the sentinel after each line is empty
+            q += 1
+        self.need_end = q
+        need_at = [0] * (q - self.need_base)
+        mask = 0
+        for sq in range(q - 1, self.need_base - 1, -1):
+            if codes[sq]:
+                mask |= 1 << codes[sq]
+            need_at[sq - self.need_base] = mask
+        self.need_at = need_at
         rack_size, bingo = pos.t.rack_size, pos.t.bingo
         self.values = pos.t.values
         self.counts = pos.counts
@@ -640,6 +660,11 @@ def _search(
     start = 0
     tmax = 0
     bounder: _Bounder | None = None
+    # Best mode, per task: see ``_Bounder.need_at``.
+    need_end = 0
+    need_base = 0
+    need_at: list[int] = []
+    need_first = 0
 
     def extend(n: int, j: int, msum: int, mult: int, xtot: int, nt: int, avail: int, blanks: int) -> None:
         # n: graph node after the letters start..j-1; j: next position in the line.
@@ -681,6 +706,10 @@ def _search(
         if nt >= tmax:
             return
         if bounder is not None:
+            if sq < need_end:
+                info = reach[n]
+                if info >> 32 < need_end - sq or need_at[sq - need_base] & ~info:
+                    return
             bm, bk, bm2, bk2 = bounder.get(nt, avail, blanks)
             if msum * bm + xtot + bk < threshold[0]:
                 return
@@ -777,14 +806,15 @@ def _search(
             extend(n, anchor, msum, mult, 0, d, avail, blanks)
             return
         assert bounder is not None
+        sq = base + start + d
+        info = reach[n]
+        if info >> 32 < need_end - sq or need_first & ~info:
+            return  # no word from here reaches past the board tiles it must cover
         bm, bk, bm2, bk2 = bounder.get(d, avail, blanks)
         if msum * bm + bk < threshold[0]:
             return
-        if msum * bm2 + bk2 < threshold[0]:
-            info = reach[n]
-            if avail & ~info or info >> 32 < ntiles - d:
-                return
-        sq = base + start + d
+        if msum * bm2 + bk2 < threshold[0] and (avail & ~info or info >> 32 < ntiles - d):
+            return
         lmq = lm[sq]
         mult2 = mult * wm[sq]
         w = nodes[n]
@@ -813,6 +843,9 @@ def _search(
         anchor = a
         tmax = tmax_
         bounder = bounder_
+        if bounder is not None:
+            need_end, need_base, need_at = bounder.need_end, bounder.need_base, bounder.need_at
+            need_first = need_at[0]
         if lo_ == -1:
             # The left part is the run of board tiles ending just before the anchor.
             j = a - 1
@@ -965,7 +998,8 @@ def best(
         # Plays with more tiles than the last count whose bound reaches the threshold
         # cannot make the top k: cap the search depth there.
         tmax = max(c for c, b in enumerate(per_count) if b >= threshold[0])
-        task = (i, a, size, size, tmax, _Bounder(pos, lines, g, tmax))
+        tmin = min(c for c, b in enumerate(per_count) if b >= threshold[0])
+        task = (i, a, size, size, tmax, _Bounder(pos, lines, g, tmax, tmin))
         for gi in range(len(pos.graphs)):
             raw = []
             _search(pos, lines, gi, (task,), None, raw, threshold, (top_scores, k))
