@@ -48,6 +48,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "bad_tiles": _("These tiles could not be read."),
     "confirm_resign": _("Confirm that you want to resign."),
     "not_finished": _("The game record can be downloaded once the game is over."),
+    "rematch_not_finished": _("A rematch can be asked for once the game is over."),
 }
 
 

@@ -16,8 +16,9 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -66,6 +67,19 @@ def rng_for(seed: int, purpose: str, number: int = 0) -> random.Random:
     the exchange at move ``number`` (``exchange``), the computer's choice (``computer``).
     Replaying a game from its seed and moves gives the same bag."""
     return random.Random(f"{seed}:{purpose}:{number}")
+
+
+def lock_user(user: Any) -> None:
+    """Lock ``user``'s row for the active-games count (call inside a transaction).
+
+    ``FOR NO KEY UPDATE`` on PostgreSQL, not ``FOR UPDATE``: inserting a row that points
+    at a user (a Seat, a Game, a Move) takes ``FOR KEY SHARE`` on that user, which
+    ``FOR UPDATE`` blocks. With ``FOR UPDATE``, ana inviting ben while ben invites ana
+    (or both asking for a rematch) deadlocked: each held their own row and waited for
+    the other's to insert the other's seat.
+    """
+    no_key = connection.features.has_select_for_no_key_update
+    get_user_model().objects.select_for_update(no_key=no_key).filter(pk=user.pk).first()
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -345,6 +359,8 @@ class Game(models.Model):
             invitee = game.invitee
             if game.status != Game.Status.INVITED or invitee is None or invitee.pk != user.pk:
                 raise GameError("not_invited")
+            # Two invitations accepted at once must not both pass the limit.
+            lock_user(user)
             limit = settings.MAX_ACTIVE_GAMES
             if Game.objects.active_for(user).exclude(pk=game.pk).count() >= limit:
                 raise GameError("too_many_games")

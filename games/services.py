@@ -8,13 +8,12 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 import engine
 from games import realtime
-from games.models import Game, GameError, Move, Seat, create_seats, rng_for
+from games.models import Game, GameError, Move, Seat, create_seats, lock_user, rng_for
 
 
 def inactivity_days(mode: str) -> int:
@@ -50,7 +49,7 @@ def start_game(
     if language not in engine.LANGUAGES:
         raise GameError("bad_language")
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=creator.pk).first()
+        lock_user(creator)
         if Game.objects.active_for(creator).count() >= settings.MAX_ACTIVE_GAMES:
             raise GameError("too_many_games")
         if mode == Game.Mode.FRIEND:
@@ -140,11 +139,21 @@ def rematch(*, game: Game, user: Any) -> Game:
     an invitation to the other player. If either player already asked for a rematch of
     ``game``, that game is returned instead of a second one."""
     seat = game.seat_of(user)
-    if seat is None or game.status != Game.Status.FINISHED:
+    if seat is None:
         raise GameError("not_a_player")
-    existing = game.rematches.exclude(status=Game.Status.DECLINED).first()
-    if existing is not None:
-        return existing
+    if game.status != Game.Status.FINISHED:
+        raise GameError("rematch_not_finished")
+    with transaction.atomic():
+        # Both players may click "Rematch" at the same moment: the finished game's row
+        # is locked so that the second one finds the first one's game.
+        Game.objects.select_for_update().filter(pk=game.pk).first()
+        existing = game.rematches.exclude(status=Game.Status.DECLINED).first()
+        if existing is not None:
+            return existing
+        return _start_rematch(game, user, seat)
+
+
+def _start_rematch(game: Game, user: Any, seat: int) -> Game:
     other = next(s for s in game.seat_list() if s.index != seat)
     # The creator is players[0] in start_game; seat 0 moved first in the old game.
     first = 0 if seat != 0 else 1

@@ -97,3 +97,117 @@ def test_two_players_answering_one_seek_do_not_share_it(
     assert len(seated) == 2
     assert ana in seated
     assert Game.objects.filter(status=Game.Status.OPEN).count() == 1  # the other one waits
+
+
+def consistent(game: Game) -> None:
+    """The invariants a race must never break: one Move per version step, numbered
+    1..n with no gap, and an engine state that passes its own check."""
+    numbers = list(Move.objects.filter(game=game).order_by("number").values_list("number", flat=True))
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert game.state_obj().moves_played == len(numbers)
+    game.state_obj().check()
+
+
+def poster(user: Any, name: str, game: Game, data: dict[str, Any]) -> Callable[[], str]:
+    """A POST by ``user``, signed in now so that the threads race on the POST alone."""
+    client = Client()
+    client.force_login(user)
+
+    def call() -> str:
+        response = client.post(reverse(f"games:{name}", args=[game.pk]), data, headers=HX)
+        return f"{response.status_code} {response.text}"
+
+    return call
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_play_racing_resign_leaves_a_consistent_finished_game(postgres: None, ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    cat = tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))
+    answers = run_together(
+        poster(ana, "play", game, {"tiles": cat, "version": game.version, "action_id": "play-1"}),
+        poster(ben, "resign", game, {"confirm": "yes", "action_id": "resign-1"}),
+    )
+    assert all(answer.startswith("200 ") for answer in answers)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.end_reason == Game.EndReason.RESIGN
+    kinds = list(Move.objects.filter(game=game).order_by("number").values_list("kind", flat=True))
+    # Either the play went first and then the resignation, or the resignation ended the
+    # game and the play was told that the game moved on.
+    assert kinds in (["play", "resign"], ["resign"])
+    assert game.version == version_after(kinds)
+    consistent(game)
+
+
+def version_after(kinds: list[str]) -> int:
+    return 2 + len(kinds)  # make_game: dealt (1), accepted (2), then one per move
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_play_racing_exchange_applies_exactly_one(postgres: None, ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    cat = tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))
+    answers = run_together(
+        poster(ana, "play", game, {"tiles": cat, "version": game.version, "action_id": "tab-1"}),
+        poster(ana, "exchange", game, {"exchange": "CAT", "version": game.version, "action_id": "tab-2"}),
+    )
+    game.refresh_from_db()
+    assert Move.objects.filter(game=game).count() == 1
+    assert sum("The game moved on" in answer for answer in answers) == 1
+    assert game.version == version_after(["one"])
+    consistent(game)
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_accept_racing_cancel_ends_in_exactly_one_of_them(postgres: None, ana: Any, ben: Any) -> None:
+    game = start_game(creator=ana, mode="friend", language="en", opponent=ben, first=0)
+    answers = run_together(poster(ben, "accept", game, {}), poster(ana, "decline", game, {}))
+    game.refresh_from_db()
+    assert game.status in (Game.Status.ACTIVE, Game.Status.DECLINED)
+    accepted = game.status == Game.Status.ACTIVE
+    # The cancel is refused (403) exactly when the acceptance went first.
+    assert answers[1].startswith("403 ") == accepted, answers
+    assert ('id="board"' in answers[0]) == accepted  # the accepted snapshot, or a refusal
+    assert game.version == 2  # dealt, then exactly one of accept or decline
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_two_friends_inviting_each_other_at_once_do_not_deadlock(postgres: None, ana: Any, ben: Any) -> None:
+    def invite(creator: Any, friend: Any) -> Callable[[], str]:
+        client = Client()
+        client.force_login(creator)  # before the threads start: the posts race closely
+        data = {"mode": "friend", "opponent": friend.username, "language": "en"}
+        return lambda: str(client.post(reverse("games:new"), data).status_code)
+
+    answers = run_together(invite(ana, ben), invite(ben, ana))
+    assert answers == ["302", "302"]
+    assert Game.objects.filter(status=Game.Status.INVITED).count() == 2
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_resign_posted_twice_at_once_is_applied_once(postgres: None, ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    run_together(
+        poster(ben, "resign", game, {"confirm": "yes", "action_id": "tab-1"}),
+        poster(ben, "resign", game, {"confirm": "yes", "action_id": "tab-2"}),
+    )
+    game.refresh_from_db()
+    assert list(Move.objects.filter(game=game).values_list("kind", flat=True)) == ["resign"]
+    assert game.winner_seat == 0
+    consistent(game)
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_both_players_asking_for_a_rematch_at_once_get_one_game(postgres: None, ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    game.resign(ben)
+    answers = run_together(poster(ana, "rematch", game, {}), poster(ben, "rematch", game, {}))
+    assert all(answer.startswith("200 ") for answer in answers), answers
+    assert Game.objects.filter(rematch_of=game).count() == 1
