@@ -16,7 +16,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 import engine
 from engine.board import square_name
@@ -91,7 +91,10 @@ def squares(
                 parts.append(gettext("blank as %(letter)s") % {"letter": letter})
             else:
                 parts.append(
-                    gettext("tile %(letter)s, %(value)s points") % {"letter": letter, "value": value}
+                    ngettext(
+                        "tile %(letter)s, %(value)s point", "tile %(letter)s, %(value)s points", value or 0
+                    )
+                    % {"letter": letter, "value": value}
                 )
             row.append(
                 {
