@@ -28,7 +28,8 @@ from tests.games.helpers import lexicon, make_game
 ROOT = Path(settings.BASE_DIR)
 LOCALE = ROOT / "locale"
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
-# The same folders `makemessages` is told to skip (README / the i18n task).
+# The folders makemessages skips: --ignore=.venv --ignore=static/vendor --ignore=tests
+# --ignore=bench --ignore=scripts (the rest hold no templates or Python of the site).
 SKIPPED_DIRS = {
     ".venv",
     "tests",
@@ -202,7 +203,8 @@ def test_compiled_catalogue_matches_its_po_file(language: str) -> None:
 
 def test_every_source_string_is_in_every_catalogue() -> None:
     """Templates and Python modules have no string the catalogues lack: if this fails,
-    run makemessages (see the README) and translate the new entries."""
+    run ``manage.py makemessages -a`` with the --ignore options above, translate the new
+    entries, then ``compilemessages``."""
     wanted: set[tuple[str | None, str]] = set()
     for path in source_files((".html", ".txt")):
         if "templates" in path.relative_to(ROOT).parts:
