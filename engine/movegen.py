@@ -43,6 +43,7 @@ tile lists ``[[row, col, char], ...]`` sorted, where ``char`` is the board chara
 from __future__ import annotations
 
 import heapq
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -476,7 +477,18 @@ class _Bounder:
     Results are memoised: a task sees few distinct (nt, avail, blanks).
     """
 
-    __slots__ = ("by_avail", "counts", "memo", "need_at", "need_base", "need_end", "ntiles", "rows", "values")
+    __slots__ = (
+        "by_avail",
+        "counts",
+        "fixed_letters",
+        "memo",
+        "need_at",
+        "need_base",
+        "need_end",
+        "ntiles",
+        "rows",
+        "values",
+    )
 
     def __init__(self, pos: _Position, lines: _Lines, g: _Geometry, tmax: int, tmin: int) -> None:
         lm, xc, xw = lines.lm, lines.xc, lines.xw
@@ -500,6 +512,17 @@ class _Bounder:
                 mask |= 1 << codes[sq]
             need_at[sq - self.need_base] = mask
         self.need_at = need_at
+        # The squares of that span whose letter is constrained (a board tile, or an
+        # empty square with a cross-check or no blank to play there): ``(offset from
+        # the anchor, allowed letters)``, for the exact-depth letter test of left parts.
+        full = pos.t.tile_mask | pos.t.blank_mask
+        playable = pos.avail | pos.bmask
+        fixed: list[tuple[int, int]] = []
+        for sq in range(self.need_base, q):
+            allowed = 1 << codes[sq] if codes[sq] else lines.xmask[sq] & playable
+            if allowed & full != full:
+                fixed.append((sq - self.need_base, allowed))
+        self.fixed_letters = fixed
         rack_size, bingo = pos.t.rack_size, pos.t.bingo
         self.values = pos.t.values
         self.counts = pos.counts
@@ -522,11 +545,12 @@ class _Bounder:
                 row.append((t, mult, board * mult + cross + (bingo if t == rack_size else 0), coefs))
             self.rows.append(row)
 
-    def get(self, nt: int, avail: int, blanks: int) -> tuple[int, int, int, int]:
+    def get(self, nt: int, avail: int, blanks: int, height: int) -> tuple[int, int, int, int]:
         """``(m, k, m2, k2)``: ``m, k`` bound every play, ``m2, k2`` every play that
         leaves a tile on the rack (so when only ``m, k`` reach the threshold, the
-        search may insist on using every tile)."""
-        key = (avail << 6) | (blanks << 3) | nt
+        search may insist on using every tile). At most ``height`` more tiles."""
+        height = min(height, 7)
+        key = (avail << 9) | (height << 6) | (blanks << 3) | nt  # as ``_search`` looks it up
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -536,7 +560,7 @@ class _Bounder:
                 (self.values[k] for k in range(1, 32) if avail >> k & 1 for _ in range(self.counts[k])),
                 reverse=True,
             )
-        left = min(len(vals) + blanks, self.ntiles - nt)
+        left = min(len(vals) + blanks, self.ntiles - nt, height)
         best_m = best_m2 = 0
         best_k = best_k2 = _NEVER
         for t, mult, fixed, coefs in self.rows[nt]:
@@ -557,8 +581,9 @@ _REACH: dict[int, tuple[WordGraph, list[int]]] = {}
 
 def _reach(graph: WordGraph) -> list[int]:
     """Per node of ``graph`` (indexed like ``nodes``): the letters on some path below
-    it (bits 1..31) and, shifted left by 32, the length of its longest path to a word
-    end. Computed once per graph and process (one pass over the graph)."""
+    it (bits 1..31), shifted left by 32 the letters some path below has at least twice,
+    and shifted left by 64 the length of its longest path to a word end. Computed once
+    per graph and process (one pass over the graph)."""
     hit = _REACH.get(id(graph))
     if hit is not None and hit[0] is graph:
         return hit[1]
@@ -578,16 +603,85 @@ def _reach(graph: WordGraph) -> list[int]:
             continue
         stack.pop()
         mask = w & ~1
+        twice = 0
         height = -1 if children else 0
+        bits = mask
         for c in children:
+            low = bits & -bits
+            bits ^= low
             info = out[c]
-            mask |= info & 0xFFFFFFFF
-            height = max(height, info >> 32)
-        out[n] = mask | ((height + 1 if children else 0) << 32)
+            below = info & 0xFFFFFFFF
+            mask |= below
+            twice |= (info >> 32) & 0xFFFFFFFF | below & low
+            height = max(height, info >> 64)
+        out[n] = mask | twice << 32 | (height + 1 if children else 0) << 64
     if len(_REACH) > 8:
         _REACH.clear()
     _REACH[id(graph)] = (graph, out)
     return out
+
+
+def _twice(avail: int, counts: list[int]) -> int:
+    """The letters of ``avail`` that the rack still holds at least twice."""
+    out = 0
+    while avail:
+        low = avail & -avail
+        avail ^= low
+        if counts[low.bit_length() - 1] > 1:
+            out |= low
+    return out
+
+
+_DEPTH = 7  # how deep below a node ``_depth_masks`` looks
+_DEPTH_MASKS: dict[int, tuple[WordGraph, list[Sequence[int]]]] = {}
+
+
+def _depth_masks(graph: WordGraph) -> list[Sequence[int]]:
+    """``layers[m][n]``: the letters that some path from node ``n`` has as its
+    ``m + 1``-th letter (bit k for letter code k), for the nodes that a path of at most
+    ``_DEPTH - m`` letters from the root reaches (elsewhere 0: callers ask only about
+    those). ``layers[0]`` is the node array itself (its child bits; bit 0 is the
+    terminal flag, which no letter mask has). Lets a left part of known length be cut
+    as soon as the letter it must have on the anchor, or on a board tile after it,
+    cannot come at that distance. Computed once per graph and process, over the nodes
+    near the root only (so it stays cheap: about 50k node visits for English)."""
+    hit = _DEPTH_MASKS.get(id(graph))
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    nodes = graph.nodes
+    # within[k]: the nodes a path of at most k letters from the root reaches.
+    within = [[graph.root]]
+    seen = {graph.root}
+    frontier = [graph.root]
+    children: dict[int, list[int]] = {}
+    for _ in range(_DEPTH - 1):
+        nxt = []
+        for n in frontier:
+            kids = children[n] = nodes[n + 1 : n + 1 + (nodes[n] >> 1).bit_count()].tolist()
+            for c in kids:
+                if c not in seen:
+                    seen.add(c)
+                    nxt.append(c)
+        within.append(within[-1] + nxt)
+        frontier = nxt
+    layers: list[Sequence[int]] = [nodes]
+    prev: Sequence[int] = nodes
+    for m in range(1, _DEPTH + 1):
+        layer = array("I", bytes(4 * len(nodes)))
+        for n in within[_DEPTH - m]:
+            known = children.get(n)
+            if known is None:
+                known = children[n] = nodes[n + 1 : n + 1 + (nodes[n] >> 1).bit_count()].tolist()
+            v = 0
+            for c in known:
+                v |= prev[c]
+            layer[n] = v & ~1
+        layers.append(layer)
+        prev = layer
+    if len(_DEPTH_MASKS) > 8:
+        _DEPTH_MASKS.clear()
+    _DEPTH_MASKS[id(graph)] = (graph, layers)
+    return layers
 
 
 # (line, anchor, lo, hi, tmax, bounder): see ``_search``.
@@ -633,6 +727,10 @@ def _search(
     skip_single = lines.direction == DOWN
     ntiles = pos.ntiles
     reach = _reach(graph) if top is not None else []
+    layers = _depth_masks(graph) if top is not None else []
+    # Best mode, per fixed left-part length and depth d: (layer, allowed letters) pairs
+    # that the node after d letters must pass (see ``_depth_masks``).
+    dchecks: list[list[tuple[Sequence[int], int]]] = []
     tiles: list[int] = []
     lp: list[int] = []
     emit_score = scores.append if scores is not None else None
@@ -665,6 +763,8 @@ def _search(
     need_base = 0
     need_at: list[int] = []
     need_first = 0
+    no_memo: dict[int, tuple[int, int, int, int]] = {}
+    bmemo_get = no_memo.get
 
     def extend(n: int, j: int, msum: int, mult: int, xtot: int, nt: int, avail: int, blanks: int) -> None:
         # n: graph node after the letters start..j-1; j: next position in the line.
@@ -706,19 +806,24 @@ def _search(
         if nt >= tmax:
             return
         if bounder is not None:
-            if sq < need_end:
-                info = reach[n]
-                if info >> 32 < need_end - sq or need_at[sq - need_base] & ~info:
-                    return
-            bm, bk, bm2, bk2 = bounder.get(nt, avail, blanks)
+            info = reach[n]
+            height = info >> 64
+            if sq < need_end and (height < need_end - sq or need_at[sq - need_base] & ~info):
+                return
+            # Only letters that occur below this node can still be played, and no more
+            # tiles than the longest word from here has letters left.
+            reachable = avail & info
+            h7 = height if height < 7 else 7
+            hit = bmemo_get((reachable << 9) | (h7 << 6) | (blanks << 3) | nt)
+            bm, bk, bm2, bk2 = hit if hit is not None else bounder.get(nt, reachable, blanks, h7)
             if msum * bm + xtot + bk < threshold[0]:
                 return
-            if msum * bm2 + xtot + bk2 < threshold[0]:
-                # Only plays using every tile can still make it: the rest of the word
-                # must hold each remaining letter and be long enough for them all.
-                info = reach[n]
-                if avail & ~info or info >> 32 < ntiles - nt:
-                    return
+            # Only plays using every tile can still make it: the rest of the word must
+            # hold each remaining letter and be long enough for them all.
+            if msum * bm2 + xtot + bk2 < threshold[0] and (
+                avail & ~info or height < ntiles - nt or _twice(avail, counts) & ~(info >> 32)
+            ):
+                return
         cand = w & xmask[sq] & (avail | (bmask if blanks else 0))
         if not cand:
             return
@@ -806,14 +911,23 @@ def _search(
             extend(n, anchor, msum, mult, 0, d, avail, blanks)
             return
         assert bounder is not None
+        for layer_, allowed_ in dchecks[d]:
+            if not layer_[n] & allowed_:
+                return  # the letter due on the anchor or a later board square cannot come
         sq = base + start + d
         info = reach[n]
-        if info >> 32 < need_end - sq or need_first & ~info:
+        height = info >> 64
+        if height < need_end - sq or need_first & ~info:
             return  # no word from here reaches past the board tiles it must cover
-        bm, bk, bm2, bk2 = bounder.get(d, avail, blanks)
+        reachable = avail & info
+        h7 = height if height < 7 else 7
+        hit = bmemo_get((reachable << 9) | (h7 << 6) | (blanks << 3) | d)
+        bm, bk, bm2, bk2 = hit if hit is not None else bounder.get(d, reachable, blanks, h7)
         if msum * bm + bk < threshold[0]:
             return
-        if msum * bm2 + bk2 < threshold[0] and (avail & ~info or info >> 32 < ntiles - d):
+        if msum * bm2 + bk2 < threshold[0] and (
+            avail & ~info or height < ntiles - d or _twice(avail, counts) & ~(info >> 32)
+        ):
             return
         lmq = lm[sq]
         mult2 = mult * wm[sq]
@@ -844,6 +958,7 @@ def _search(
         tmax = tmax_
         bounder = bounder_
         if bounder is not None:
+            bmemo_get = bounder.memo.get
             need_end, need_base, need_at = bounder.need_end, bounder.need_base, bounder.need_at
             need_first = need_at[0]
         if lo_ == -1:
@@ -868,6 +983,8 @@ def _search(
         elif bounder is not None and lo_ == hi_:
             lo = lo_
             start = a - lo
+            fixed = [(rel, allowed) for rel, allowed in bounder.fixed_letters if lo + rel <= _DEPTH]
+            dchecks = [[(layers[lo - d + rel], allowed) for rel, allowed in fixed] for d in range(lo)]
             lp.clear()
             left_fixed(root, 0, 0, 1, pos.avail, pos.blanks)
         else:
