@@ -33,6 +33,8 @@ LANGUAGE_NAMES: dict[str, Promise] = {
     "fr": _("French"),
 }
 LANGUAGE_CHOICES = [(code, LANGUAGE_NAMES[code]) for code in LANGUAGES]
+#: The longest word a proposal may hold, typed or normalised (the columns' max_length).
+MAX_WORD_LENGTH = 64
 
 
 def language_name(code: str) -> str:
@@ -97,8 +99,10 @@ class WordChange(models.Model):
     dictionary = models.ForeignKey(
         Dictionary, on_delete=models.PROTECT, related_name="changes", verbose_name=_("dictionary")
     )
-    word = models.CharField(_("word as typed"), max_length=64)
-    normalized = models.CharField(_("normalised word"), max_length=64, db_index=True, editable=False)
+    word = models.CharField(_("word as typed"), max_length=MAX_WORD_LENGTH)
+    normalized = models.CharField(
+        _("normalised word"), max_length=MAX_WORD_LENGTH, db_index=True, editable=False
+    )
     action = models.CharField(_("action"), max_length=8, choices=Action.choices)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PROPOSED, editable=False
@@ -231,6 +235,13 @@ def check_proposal(dictionary: Dictionary, word: str, action: str) -> str:
         )
     if not is_lexicon_length(normalized):
         raise ValidationError(_("Words need at least two letters."), code="too_short")
+    # Checked here, not only by the admin form: a pasted bulk list has no per-word field,
+    # and normalising can lengthen a word (German ß -> SS). PostgreSQL refused the
+    # insert with a DataError (a 500) before this check.
+    if len(word.strip()) > MAX_WORD_LENGTH or len(normalized) > MAX_WORD_LENGTH:
+        raise ValidationError(
+            _("Words can have at most %(max)d letters."), code="too_long", params={"max": MAX_WORD_LENGTH}
+        )
     check_applicable(dictionary, word, normalized, action)
     if dictionary.changes.proposed().filter(normalized=normalized, action=action).exists():
         raise ValidationError(
