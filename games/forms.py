@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from django import forms
@@ -28,21 +30,33 @@ def language_name(code: str) -> str:
     return str(LANGUAGE_NAMES.get(code, code))
 
 
+#: A coordinate as the front end sends it. ASCII digits only: ``int()`` alone would also
+#: read "1_0" as 10 and Arabic-Indic digits; a minus sign is let through so that the
+#: engine can answer "off the board".
+COORDINATE = re.compile(r"-?[0-9]{1,3}")
+
+
 def parse_tiles(text: str) -> list[engine.Placement]:
     """``"7,7,C,n;7,8,A,b"`` -> placements (see docs/games-ui-contract.md §2).
-    Raises ``ValueError`` for anything malformed."""
+    Raises ``ValueError`` for anything malformed, including a normal tile (``n``)
+    without a letter: only a blank may leave its letter unchosen."""
     placements = []
     for part in text.strip().strip(";").split(";"):
         fields = part.strip().split(",")
         if len(fields) != 4 or fields[3] not in {"b", "n"}:
             raise ValueError(f"bad placement {part!r}")
+        if not all(COORDINATE.fullmatch(field.strip()) for field in fields[:2]):
+            raise ValueError(f"bad square {part!r}")
         row, col = int(fields[0]), int(fields[1])
         letter = fields[2].strip().upper()
         if len(letter) > 1:
             raise ValueError(f"bad letter {letter!r}")
-        placements.append(
-            engine.Placement(row, col, "" if letter == engine.BLANK else letter, fields[3] == "b")
-        )
+        is_blank = fields[3] == "b"
+        if letter == engine.BLANK:
+            letter = ""
+        if not letter and not is_blank:
+            raise ValueError(f"normal tile without a letter {part!r}")
+        placements.append(engine.Placement(row, col, letter, is_blank))
     return placements
 
 
@@ -54,8 +68,12 @@ class ActionForm(forms.Form):
     action_id = forms.CharField(required=False, max_length=64)
 
 
+#: The longest ``tiles`` string read: room for far more than a rack of placements.
+MAX_TILES_LENGTH = 400
+
+
 class MoveForm(ActionForm):
-    tiles = forms.CharField(max_length=400, required=False)
+    tiles = forms.CharField(max_length=MAX_TILES_LENGTH, required=False)
 
     def clean_tiles(self) -> list[engine.Placement]:
         text = self.cleaned_data.get("tiles") or ""
@@ -74,11 +92,24 @@ class ExchangeForm(ActionForm):
     exchange = forms.CharField(max_length=16, required=False)
 
     def clean_exchange(self) -> str:
-        return "".join((self.cleaned_data.get("exchange") or "").split()).upper()
+        tiles = "".join((self.cleaned_data.get("exchange") or "").split())
+        # Letter by letter: str.upper() turns "ß" into "SS" and "ﬀ" into "FF", which
+        # would swap tiles the player never picked.
+        if any(len(tile.upper()) != 1 for tile in tiles):
+            raise forms.ValidationError(error_message("bad_tiles"), code="bad_tiles")
+        return tiles.upper()
 
 
 class ChatForm(forms.Form):
     text = forms.CharField(max_length=500, strip=True, label=_("Message"))
+
+    def clean_text(self) -> str:
+        text: str = self.cleaned_data["text"]
+        # strip() keeps zero-width and other invisible format characters: a line of
+        # only those would show as an empty message.
+        if all(ch.isspace() or unicodedata.category(ch) in {"Cc", "Cf"} for ch in text):
+            raise forms.ValidationError(error_message("empty_chat"), code="empty_chat")
+        return text
 
 
 class NewGameForm(forms.Form):

@@ -46,6 +46,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "bad_level": _("Choose easy, medium or hard."),
     "bad_mode": _("Choose a friend, a random opponent or the computer."),
     "bad_tiles": _("These tiles could not be read."),
+    "empty_chat": _("Write a message first."),
     "confirm_resign": _("Confirm that you want to resign."),
     "not_finished": _("The game record can be downloaded once the game is over."),
     "rematch_not_finished": _("A rematch can be asked for once the game is over."),

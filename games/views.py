@@ -18,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 import engine
 from engine.gcg import GameRecord, export_gcg
 from games import rendering, services
-from games.forms import ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm
+from games.forms import MAX_TILES_LENGTH, ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm
 from games.messages import error_message
 from games.models import Game, GameError, GameMovedOn
 
@@ -101,6 +101,14 @@ def action_fields(form: ActionForm) -> dict[str, Any]:
     }
 
 
+def pending_tiles(request: AuthedRequest) -> str:
+    """The submitted ``tiles`` to echo back as ``pending`` (contract §3), or nothing when
+    it is longer than any play could be: the form refuses it anyway, and echoing a
+    megabyte into two attributes of the answer helps nobody."""
+    text = request.POST.get("tiles", "")
+    return text if len(text) <= MAX_TILES_LENGTH else ""
+
+
 def form_errors(form: Any) -> list[str]:
     return [str(e) for field_errors in form.errors.values() for e in field_errors]
 
@@ -122,7 +130,8 @@ def watch(request: AuthedRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def new_game(request: AuthedRequest) -> HttpResponse:
-    form = NewGameForm(request.POST or None, user=request.user)
+    # Bound on every POST, even an empty one, so that it answers with "required" errors.
+    form = NewGameForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -160,7 +169,7 @@ def fragments(request: AuthedRequest, game: Game) -> HttpResponse:
 @game_view(seated=True)
 def preview(request: AuthedRequest, game: Game) -> HttpResponse:
     form = MoveForm(request.POST)
-    pending = request.POST.get("tiles", "")
+    pending = pending_tiles(request)
     try:
         if not form.is_valid():
             raise GameError("bad_tiles")
@@ -178,7 +187,7 @@ def preview(request: AuthedRequest, game: Game) -> HttpResponse:
 @game_view(seated=True)
 def play(request: AuthedRequest, game: Game) -> HttpResponse:
     form = MoveForm(request.POST)
-    pending = request.POST.get("tiles", "")
+    pending = pending_tiles(request)
     if not form.is_valid():
         return refused(request, game, form_errors(form), pending=pending)
     return act(
@@ -218,7 +227,12 @@ def pass_turn(request: AuthedRequest, game: Game) -> HttpResponse:
 @game_view(seated=True)
 def resign(request: AuthedRequest, game: Game) -> HttpResponse:
     form = ActionForm(request.POST or None)
-    if request.method == "GET" or request.POST.get("confirm") != "yes" or not form.is_valid():
+    confirmed = request.method == "POST" and request.POST.get("confirm") == "yes"
+    if confirmed and not form.is_valid():
+        # Confirmed, but with a bad version or action id: say what is wrong, not
+        # "confirm that you want to resign" again.
+        return refused(request, game, form_errors(form))
+    if not confirmed:
         if request.htmx and request.method == "POST":
             return HttpResponseBadRequest(error_message("confirm_resign"))
         return render(request, "games/resign.html", rendering.game_context(game, request.user))
