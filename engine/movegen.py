@@ -487,11 +487,11 @@ class _Bounder:
         "need_end",
         "ntiles",
         "rows",
+        "source",
         "values",
     )
 
     def __init__(self, pos: _Position, lines: _Lines, g: _Geometry, tmax: int, tmin: int) -> None:
-        lm, xc, xw = lines.lm, lines.xc, lines.xw
         # Every play of this task that can still reach the threshold has at least
         # ``tmin`` tiles, so its word covers the square of the tmin-th tile and the board
         # tiles right after it: up to ``need_end`` (exclusive, a line square). A graph
@@ -523,34 +523,39 @@ class _Bounder:
             if allowed & full != full:
                 fixed.append((sq - self.need_base, allowed))
         self.fixed_letters = fixed
-        rack_size, bingo = pos.t.rack_size, pos.t.bingo
         self.values = pos.t.values
         self.counts = pos.counts
         self.ntiles = pos.ntiles
         self.memo: dict[int, tuple[int, int, int, int]] = {}
         # The values of the letters left, best first, per ``avail`` (shared by the tasks).
         self.by_avail = pos.values_by_avail
-        # rows[nt]: per play size t > nt: (t, word multiplier, fixed part, coefficients
-        # of the squares still to fill, best first).
-        self.rows: list[list[tuple[int, int, int, list[int]]]] = []
-        for nt in range(tmax):
-            row = []
-            board = cross = 0
-            for t in range(nt + 1, tmax + 1):
-                q = g.placed[t - 1]
-                board += g.trails[t - 1]
-                cross += xc[q]
-                mult = g.mults[t]
-                coefs = sorted((lm[p] * (mult + xw[p]) for p in g.placed[nt:t]), reverse=True)
-                row.append((t, mult, board * mult + cross + (bingo if t == rack_size else 0), coefs))
-            self.rows.append(row)
+        # rows[nt], built on first use (a task meets few nt): per play size t > nt:
+        # (t, word multiplier, fixed part, coefficients of the squares still to fill,
+        # best first).
+        self.rows: list[list[tuple[int, int, int, list[int]]] | None] = [None] * tmax
+        self.source = (lines, g, tmax, pos.t.rack_size, pos.t.bingo)
+
+    def _row(self, nt: int) -> list[tuple[int, int, int, list[int]]]:
+        lines, g, tmax, rack_size, bingo = self.source
+        lm, xc, xw = lines.lm, lines.xc, lines.xw
+        row = []
+        board = cross = 0
+        for t in range(nt + 1, tmax + 1):
+            q = g.placed[t - 1]
+            board += g.trails[t - 1]
+            cross += xc[q]
+            mult = g.mults[t]
+            coefs = sorted((lm[p] * (mult + xw[p]) for p in g.placed[nt:t]), reverse=True)
+            row.append((t, mult, board * mult + cross + (bingo if t == rack_size else 0), coefs))
+        self.rows[nt] = row
+        return row
 
     def get(self, nt: int, avail: int, blanks: int, height: int) -> tuple[int, int, int, int]:
         """``(m, k, m2, k2)``: ``m, k`` bound every play, ``m2, k2`` every play that
         leaves a tile on the rack (so when only ``m, k`` reach the threshold, the
-        search may insist on using every tile). At most ``height`` more tiles."""
-        height = min(height, 7)
-        key = (avail << 9) | (height << 6) | (blanks << 3) | nt  # as ``_search`` looks it up
+        search may insist on using every tile). At most ``height`` more tiles, which
+        the caller caps at ``ntiles - nt`` (so that the memo key stays small)."""
+        key = (avail << 15) | (height << 10) | (blanks << 5) | nt  # as ``_search`` looks it up
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -560,10 +565,10 @@ class _Bounder:
                 (self.values[k] for k in range(1, 32) if avail >> k & 1 for _ in range(self.counts[k])),
                 reverse=True,
             )
-        left = min(len(vals) + blanks, self.ntiles - nt, height)
+        left = min(len(vals) + blanks, height)
         best_m = best_m2 = 0
         best_k = best_k2 = _NEVER
-        for t, mult, fixed, coefs in self.rows[nt]:
+        for t, mult, fixed, coefs in self.rows[nt] or self._row(nt):
             if t - nt > left:
                 break
             bound = fixed + sum(c * v for c, v in zip(coefs, vals, strict=False))
@@ -726,8 +731,11 @@ def _search(
     # down pass skips those so that it counts once.
     skip_single = lines.direction == DOWN
     ntiles = pos.ntiles
-    reach = _reach(graph) if top is not None else []
-    layers = _depth_masks(graph) if top is not None else []
+    tasks = tuple(tasks)
+    bounded = any(task[5] is not None for task in tasks)
+    # Graph facts for the bounds, computed once per graph and process.
+    reach = _reach(graph) if bounded else []
+    layers = _depth_masks(graph) if bounded else []
     # Best mode, per fixed left-part length and depth d: (layer, allowed letters) pairs
     # that the node after d letters must pass (see ``_depth_masks``).
     dchecks: list[list[tuple[Sequence[int], int]]] = []
@@ -813,9 +821,9 @@ def _search(
             # Only letters that occur below this node can still be played, and no more
             # tiles than the longest word from here has letters left.
             reachable = avail & info
-            h7 = height if height < 7 else 7
-            hit = bmemo_get((reachable << 9) | (h7 << 6) | (blanks << 3) | nt)
-            bm, bk, bm2, bk2 = hit if hit is not None else bounder.get(nt, reachable, blanks, h7)
+            cap = height if height < ntiles - nt else ntiles - nt
+            hit = bmemo_get((reachable << 15) | (cap << 10) | (blanks << 5) | nt)
+            bm, bk, bm2, bk2 = hit if hit is not None else bounder.get(nt, reachable, blanks, cap)
             if msum * bm + xtot + bk < threshold[0]:
                 return
             # Only plays using every tile can still make it: the rest of the word must
@@ -920,9 +928,9 @@ def _search(
         if height < need_end - sq or need_first & ~info:
             return  # no word from here reaches past the board tiles it must cover
         reachable = avail & info
-        h7 = height if height < 7 else 7
-        hit = bmemo_get((reachable << 9) | (h7 << 6) | (blanks << 3) | d)
-        bm, bk, bm2, bk2 = hit if hit is not None else bounder.get(d, reachable, blanks, h7)
+        cap = height if height < ntiles - d else ntiles - d
+        hit = bmemo_get((reachable << 15) | (cap << 10) | (blanks << 5) | d)
+        bm, bk, bm2, bk2 = hit if hit is not None else bounder.get(d, reachable, blanks, cap)
         if msum * bm + bk < threshold[0]:
             return
         if msum * bm2 + bk2 < threshold[0] and (
