@@ -19,7 +19,8 @@ from django.urls import reverse
 
 from games import rendering
 from games.models import Game
-from tests.games.helpers import CAT_AT_CENTRE, make_game, tiles
+from games.services import start_game
+from tests.games.helpers import CAT_AT_CENTRE, make_computer_game, make_game, set_racks, tiles
 from tests.games.test_game_consumer import connect
 
 BEN_RACK = "JQXZKVW"
@@ -27,20 +28,22 @@ UNIQUE = "JQXZ"
 HX = {"HX-Request": "true"}
 
 
-def leaks(payload: str) -> list[str]:
+def leaks(payload: str, rack: str = BEN_RACK, unique: str = UNIQUE) -> list[str]:
+    """Every form in which ``payload`` shows ``rack``; ``unique`` are its letters that
+    are on no board and no other rack, so any tile of them is a leak."""
     found = []
-    for form in {BEN_RACK, "".join(sorted(BEN_RACK)), json.dumps(BEN_RACK)}:
+    for form in {rack, "".join(sorted(rack)), json.dumps(rack)}:
         if form in payload:
             found.append(form)
-    for letter in UNIQUE:
+    for letter in unique:
         # Tile markup (board squares and rack tiles) and JSON; not bare letters, which
         # the column labels and the blank-letter picker show legitimately.
         for pattern in (f'data-letter="{letter}"', f'"letter": "{letter}"', f'class="letter">{letter}<'):
             if pattern in payload:
                 found.append(pattern)
     # The rack in any order, as one run of letters.
-    for perm in itertools.permutations(UNIQUE):
-        if "".join(perm) in payload:
+    for perm in itertools.permutations(unique):
+        if unique and "".join(perm) in payload:
             found.append("".join(perm))
     return found
 
@@ -130,4 +133,131 @@ async def test_websocket_messages_never_carry_the_opponents_rack(ana: Any, ben: 
     assert {name: [leaks(m) for m in messages if leaks(m)] for name, messages in received.items()} == {
         "ana": [],
         "cleo": [],
+    }
+
+
+# ----- less obvious leaks ------------------------------------------------------------
+
+ANA_RACK = "JQXZAEI"  # ana swaps JQXZ: which tiles she swapped is hers to know
+
+
+def state_leaks(payload: str, game: Game) -> list[str]:
+    """The engine state itself, the bag's contents or order, and any rack."""
+    state = game.state_obj()
+    found = [
+        key
+        for key in ('"bag": "', '"racks": [', "'bag': '", "'racks': [", "&quot;bag&quot;")
+        if key in payload
+    ]
+    if state.bag[:8] in payload or state.bag[-8:] in payload:
+        found.append("bag order")
+    return found
+
+
+def swap_leaks(payload: str, game: Game) -> list[str]:
+    """ana's swapped tiles (J Q X Z: back in the bag or on her rack), her new rack, the bag."""
+    new_rack = game.state_obj().racks[0]
+    return (
+        leaks(payload, rack="JQXZ", unique="JQXZ")
+        + leaks(payload, rack=new_rack, unique="")
+        + state_leaks(payload, game)
+    )
+
+
+@pytest.mark.django_db
+def test_which_tiles_were_swapped_stays_with_the_swapper(ana: Any, ben: Any, cleo: Any) -> None:
+    game = make_game(ana, ben, racks=(ANA_RACK, "CATSEOD"))
+    game.exchange(ana, "JQXZ", version=game.version)
+    game.refresh_from_db()
+    clients = {name: Client() for name in ("ben", "cleo")}
+    clients["ben"].force_login(ben)
+    clients["cleo"].force_login(cleo)
+    payloads: dict[str, str] = {}
+    for name, client in clients.items():
+        payloads |= {f"{name}:{k}": v for k, v in http_payloads(client, game).items()}
+        context = rendering.game_context(rendering.load_game(game.pk), ben if name == "ben" else cleo)
+        payloads[f"{name}:context"] = json.dumps(
+            {k: v for k, v in context.items() if k != "game"}, default=str
+        )
+    # The move log says how many, never which.
+    assert "swapped 4 tiles" in payloads["ben:fragments"]
+    assert "swapped 4 tiles" in payloads["cleo:replay"]
+    found = {name: swap_leaks(text, game) for name, text in payloads.items()}
+    assert {name: hits for name, hits in found.items() if hits} == {}
+    # Once the game is over the record is public: the same search finds the swap.
+    game.resign(ben)
+    assert "JQXZ" in http_payloads(clients["cleo"], game)["gcg"]
+
+
+@pytest.mark.django_db
+def test_no_payload_carries_the_engine_state_or_the_bag(ana: Any, ben: Any, cleo: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", BEN_RACK))
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
+    game.refresh_from_db()
+    for user in (ana, ben, cleo):
+        client = Client()
+        client.force_login(user)
+        for name, text in http_payloads(client, game).items():
+            assert state_leaks(text, game) == [], (str(user), name)
+            # Template notes are {% comment %}s: nothing hidden travels in HTML comments.
+            assert "<!--" not in text, (str(user), name)
+
+
+@pytest.mark.django_db
+def test_computer_rack_is_never_shown_to_its_opponent(ana: Any, cleo: Any) -> None:
+    game = make_computer_game(ana, racks=("CATSEOD", BEN_RACK))
+    for user in (ana, cleo):
+        client = Client()
+        client.force_login(user)
+        found = {name: leaks(text) for name, text in http_payloads(client, game).items()}
+        assert {name: hits for name, hits in found.items() if hits} == {}, str(user)
+
+
+@pytest.mark.django_db
+def test_invited_and_declined_games_keep_racks_private(ana: Any, ben: Any) -> None:
+    game = start_game(creator=ana, mode=Game.Mode.FRIEND, language="en", opponent=ben, first=0)
+    set_racks(game, ("CATSEOD", BEN_RACK))
+    ana_client = Client()
+    ana_client.force_login(ana)
+    invited = http_payloads(ana_client, game)
+    game.decline(ben)
+    declined = http_payloads(ana_client, game)
+    assert declined["gcg"] == "The game record can be downloaded once the game is over."
+    found = {
+        f"{when}:{name}": leaks(text)
+        for when, got in (("invited", invited), ("declined", declined))
+        for name, text in got.items()
+    }
+    assert {name: hits for name, hits in found.items() if hits} == {}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_websockets_never_say_which_tiles_were_swapped(ana: Any, ben: Any, cleo: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben, racks=(ANA_RACK, "CATSEOD"))
+    sockets = {}
+    received: dict[str, list[str]] = {"ben": [], "cleo": [], "ben-lobby": []}
+    try:
+        for name, user, path in (
+            ("ben", ben, f"/ws/games/{game.pk}/"),
+            ("cleo", cleo, f"/ws/games/{game.pk}/"),
+            ("ben-lobby", ben, "/ws/lobby/"),
+        ):
+            sockets[name], connected = await connect(path, user)
+            assert connected
+            received[name].append(await sockets[name].receive_from(timeout=3))
+        await sync_to_async(game.exchange)(ana, "JQXZ", version=game.version)
+        for name, socket in sockets.items():
+            received[name].append(await socket.receive_from(timeout=3))
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+    await sync_to_async(game.refresh_from_db)()
+    assert "swapped 4 tiles" in received["cleo"][-1]
+    found = {name: [swap_leaks(m, game) for m in messages] for name, messages in received.items()}
+    assert {name: [h for h in hits if h] for name, hits in found.items()} == {
+        "ben": [],
+        "cleo": [],
+        "ben-lobby": [],
     }
