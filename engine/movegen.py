@@ -29,11 +29,25 @@ is faster). For every (anchor, left-part length) and number of tiles, the square
 play would cover are fixed, so an upper bound is the best pairing of the rack's tile
 values with those squares' coefficients (rearrangement inequality), ignoring the
 lexicon. Searches run in decreasing order of bound and stop once no remaining bound can
-reach the k-th best score found so far; inside a search every node is bounded again
-with the tiles still on the rack, and when only plays using every tile can still reach
-the threshold, a node whose subtree lacks one of the remaining letters, or whose
-longest word is too short for them, is cut (per-node letter masks and heights,
-computed once per graph).
+reach the k-th best score found so far. Inside a search every node is bounded again
+with graph facts computed once per graph and process (``_reach``: the letters below
+each node, the letters some path below has twice, the longest word length below;
+``_depth_masks``: the letters at each exact depth below the nodes near the root):
+
+- only rack letters that occur below the node count in the bound, and no more tiles
+  than the longest word from the node still has letters;
+- the fewest tiles whose bound reaches the threshold fix a square that every play
+  still worth finding covers, so a node whose words are too short to get past the
+  board tiles there, or lack one of those board letters, is cut;
+- in a left part of known length, the letter due on the anchor (its cross-check) and
+  on the board tiles after it must be possible at that exact depth below the node;
+- when only plays using every tile can still reach the threshold, a node whose
+  subtree lacks one of the remaining letters (or a letter the rack holds twice), or
+  whose longest word is too short for them, is cut.
+
+What is left slow (docs/benchmarks.md): boards where the best play scores little, so
+the bingo bound keeps many long left parts alive; with a DAWG the left part is spelt
+before the anchor can constrain it, and each (anchor, length) walks its own.
 
 Ordering everywhere: higher score first; equal scores in ascending order of their
 tile lists ``[[row, col, char], ...]`` sorted, where ``char`` is the board character
