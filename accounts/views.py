@@ -12,7 +12,8 @@ from accounts.forms import SignupForm
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = SignupForm(request.POST or None)
+    # Bound on every POST, even an empty one, so that it answers with "required" errors.
+    form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
