@@ -60,6 +60,7 @@ import heapq
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import mul
 
 from engine.board import EMPTY, Board, Layout
 from engine.lexicon import Lexicon, WordGraph
@@ -580,17 +581,22 @@ class _Bounder:
                 reverse=True,
             )
         left = min(len(vals) + blanks, height)
+        ntiles = self.ntiles
         best_m = best_m2 = 0
         best_k = best_k2 = _NEVER
         for t, mult, fixed, coefs in self.rows[nt] or self._row(nt):
             if t - nt > left:
                 break
-            bound = fixed + sum(c * v for c, v in zip(coefs, vals, strict=False))
-            best_m = max(best_m, mult)
-            best_k = max(best_k, bound)
-            if t < self.ntiles:
-                best_m2 = max(best_m2, mult)
-                best_k2 = max(best_k2, bound)
+            bound = fixed + sum(map(mul, coefs, vals))  # stops at the shorter list
+            if mult > best_m:
+                best_m = mult
+            if bound > best_k:
+                best_k = bound
+            if t < ntiles:
+                if mult > best_m2:
+                    best_m2 = mult
+                if bound > best_k2:
+                    best_k2 = bound
         hit = self.memo[key] = (best_m, best_k, best_m2, best_k2)
         return hit
 
