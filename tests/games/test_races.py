@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -211,3 +212,43 @@ def test_both_players_asking_for_a_rematch_at_once_get_one_game(postgres: None, 
     answers = run_together(poster(ana, "rematch", game, {}), poster(ben, "rematch", game, {}))
     assert all(answer.startswith("200 ") for answer in answers), answers
     assert Game.objects.filter(rematch_of=game).count() == 1
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_timeout_racing_a_play_ends_in_exactly_one_of_them(postgres: None, ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    assert game.turn_deadline is not None
+    lapsed = game.turn_deadline + timedelta(minutes=1)
+    cat = tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))
+
+    def expire() -> str:
+        return str(Game.objects.get(pk=game.pk).timeout(now=lapsed))
+
+    run_together(poster(ana, "play", game, {"tiles": cat, "version": game.version}), expire)
+    game.refresh_from_db()
+    kinds = list(Move.objects.filter(game=game).values_list("kind", flat=True))
+    # The sweep re-checks the deadline under the lock: a play made first resets it.
+    assert kinds in (["play"], ["timeout"])
+    assert game.status == (Game.Status.ACTIVE if kinds == ["play"] else Game.Status.FINISHED)
+    consistent(game)
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_joining_a_seek_racing_its_cancellation_never_seats_anyone_in_a_cancelled_game(
+    postgres: None, ana: Any, ben: Any
+) -> None:
+    seek = start_game(creator=ana, mode="random", language="en")
+    client = Client()
+    client.force_login(ben)
+    join = lambda: str(client.post(reverse("games:new"), {"mode": "random", "language": "en"}).status_code)  # noqa: E731
+    answers = run_together(join, poster(ana, "decline", seek, {}))
+    seek.refresh_from_db()
+    if seek.status == Game.Status.ACTIVE:  # ben took it first; the cancel came too late
+        assert answers[1].startswith("403 ")
+        assert {s.user for s in seek.seat_list()} == {ana, ben}
+    else:  # cancelled first: ben opened a seek of his own
+        assert seek.status == Game.Status.DECLINED
+        assert not seek.seats.exists()
+        assert Game.objects.filter(created_by=ben, status=Game.Status.OPEN).count() == 1
