@@ -939,9 +939,6 @@ def _search(
             extend(n, anchor, msum, mult, 0, d, avail, blanks)
             return
         assert bounder is not None
-        for layer_, allowed_ in dchecks[d]:
-            if not layer_[n] & allowed_:
-                return  # the letter due on the anchor or a later board square cannot come
         sq = base + start + d
         info = reach[n]
         height = info >> 64
@@ -961,10 +958,20 @@ def _search(
         mult2 = mult * wm[sq]
         w = nodes[n]
         cand = w & (avail | (bmask if blanks else 0))
+        # The child must still allow the letter due on the anchor (and on constrained
+        # squares after it) at its exact depth: tested here, before the call.
+        due = dchecks[d + 1]
         while cand:
             low = cand & -cand
             cand ^= low
             child = nodes[n + 1 + (w & (low - 2)).bit_count()]
+            hopeless = False
+            for layer_, allowed_ in due:
+                if not layer_[child] & allowed_:
+                    hopeless = True
+                    break
+            if hopeless:
+                continue
             k = low.bit_length() - 1
             if avail & low:
                 remaining = counts[k] - 1
@@ -1012,9 +1019,12 @@ def _search(
             lo = lo_
             start = a - lo
             fixed = [(rel, allowed) for rel, allowed in bounder.fixed_letters if lo + rel <= _DEPTH]
-            dchecks = [[(layers[lo - d + rel], allowed) for rel, allowed in fixed] for d in range(lo)]
+            # dchecks[d]: for the node after d letters; dchecks[lo][...][0] is ``nodes``
+            # itself when the anchor is constrained (its child bits: the anchor letter).
+            dchecks = [[(layers[lo - d + rel], allowed) for rel, allowed in fixed] for d in range(lo + 1)]
             lp.clear()
-            left_fixed(root, 0, 0, 1, pos.avail, pos.blanks)
+            if all(layer_[root] & allowed_ for layer_, allowed_ in dchecks[0]):
+                left_fixed(root, 0, 0, 1, pos.avail, pos.blanks)
         else:
             lo, hi = lo_, hi_
             lp.clear()
