@@ -44,6 +44,8 @@ class TileSet:
     exchange_min_bag: int = 0
     derived: bool = False
     board: str = "wwf"
+    #: The language's name in that language ("Español"), for players.
+    native_name: str = ""
 
     @property
     def total_tiles(self) -> int:
@@ -87,6 +89,7 @@ def _load_table(code: str, raw: Mapping[str, Any]) -> TileSet:
         exchange_min_bag=int(raw.get("exchange_min_bag", 0)),
         derived=bool(raw.get("derived", False)),
         board=board,
+        native_name=str(raw.get("native_name", raw["name"])),
     )
 
 

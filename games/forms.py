@@ -11,24 +11,9 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from dictionaries.models import LANGUAGE_CHOICES
 from games.messages import error_message
 from games.models import Game, Seat
-
-#: Display names of the game languages (the engine's codes), for forms and pages.
-LANGUAGE_NAMES: dict[str, Any] = {
-    "en": _("English (US)"),
-    "en-GB": _("English (UK)"),
-    "es": _("Spanish"),
-    "it": _("Italian"),
-    "pt-BR": _("Portuguese (Brazil)"),
-    "de": _("German"),
-    "fr": _("French"),
-}
-
-
-def language_name(code: str) -> str:
-    return str(LANGUAGE_NAMES.get(code, code))
-
 
 #: A coordinate as the front end sends it. ASCII digits only: ``int()`` alone would also
 #: read "1_0" as 10 and Arabic-Indic digits; a minus sign is let through so that the
@@ -116,7 +101,7 @@ class NewGameForm(forms.Form):
     mode = forms.ChoiceField(label=_("Play against"), choices=Game.Mode.choices, initial=Game.Mode.COMPUTER)
     language = forms.ChoiceField(
         label=_("Game language"),
-        choices=[(code, LANGUAGE_NAMES[code]) for code in engine.LANGUAGES],
+        choices=LANGUAGE_CHOICES,
         initial="en",
     )
     opponent = forms.CharField(label=_("Friend's username"), max_length=150, required=False)

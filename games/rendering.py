@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext, pgettext
 
 import engine
+from dictionaries.models import language_name
 from engine.board import square_name
-from games.forms import language_name
 from games.models import ChatMessage, Game, Move, Seat
 
 PARTIALS: dict[str, str] = {

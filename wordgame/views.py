@@ -19,7 +19,7 @@ from engine.tiles import LANGUAGES, tileset
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    languages = [(code, tileset(code).name) for code in LANGUAGES]
+    languages = [(code, tileset(code).native_name) for code in LANGUAGES]
     return render(request, "home.html", {"game_languages": languages})
 
 
