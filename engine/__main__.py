@@ -51,7 +51,7 @@ from collections.abc import Callable, Container, Iterable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from engine.board import Layout, check_board, layout
+from engine.board import Board, Layout, check_board, layout
 from engine.errors import IllegalMove
 from engine.moves import Placement, evaluate
 from engine.tiles import BLANK, LANGUAGES, TileSet, tileset
@@ -127,14 +127,24 @@ def _finite(text: str) -> float:
     return value
 
 
-def score_request(line: str, tiles: TileSet, geometry: Layout, lexicon: Container[str]) -> dict[str, Any]:
-    """The output object for one input line."""
+class _BadLine(Exception):
+    """A request line that cannot be read; answered with ``bad_input``."""
+
+    def __init__(self, ident: object, message: str) -> None:
+        super().__init__(message)
+        self.ident = ident
+        self.message = message
+
+
+def _read_position(line: str, tiles: TileSet, geometry: Layout) -> tuple[object, dict[str, Any], Board, str]:
+    """The ``id``, the whole object, the board and the rack of one request line (both
+    subcommands share this format). Raises :class:`_BadLine`."""
     try:
         data = json.loads(line, parse_constant=_not_json, parse_float=_finite)
     except ValueError as exc:
-        return _bad(None, f"not JSON: {exc}")
+        raise _BadLine(None, f"not JSON: {exc}") from exc
     if not isinstance(data, dict):
-        return _bad(None, "each line must be a JSON object")
+        raise _BadLine(None, "each line must be a JSON object")
     ident = data.get("id")
     try:
         rows = data.get("board")
@@ -142,9 +152,21 @@ def score_request(line: str, tiles: TileSet, geometry: Layout, lexicon: Containe
             rows = [_nfc(row) if isinstance(row, str) else row for row in rows]
         board = check_board(rows, tiles, geometry.size)
         rack = parse_rack(data.get("rack"), tiles)
-        placements = parse_move(data.get("move"))
     except ValueError as exc:
-        return _bad(ident, str(exc))
+        raise _BadLine(ident, str(exc)) from exc
+    return ident, data, board, rack
+
+
+def score_request(line: str, tiles: TileSet, geometry: Layout, lexicon: Container[str]) -> dict[str, Any]:
+    """The output object for one input line."""
+    try:
+        ident, data, board, rack = _read_position(line, tiles, geometry)
+        try:
+            placements = parse_move(data.get("move"))
+        except ValueError as exc:
+            raise _BadLine(ident, str(exc)) from exc
+    except _BadLine as bad:
+        return _bad(bad.ident, bad.message)
     try:
         result = evaluate(board, placements, tileset=tiles, layout=geometry, lexicon=lexicon, rack=rack)
     except IllegalMove as exc:
@@ -232,20 +254,9 @@ def moves_request(
     from engine import movegen
 
     try:
-        data = json.loads(line, parse_constant=_not_json, parse_float=_finite)
-    except ValueError as exc:
-        return _bad_moves(None, f"not JSON: {exc}")
-    if not isinstance(data, dict):
-        return _bad_moves(None, "each line must be a JSON object")
-    ident = data.get("id")
-    try:
-        rows = data.get("board")
-        if isinstance(rows, list):
-            rows = [_nfc(row) if isinstance(row, str) else row for row in rows]
-        board = check_board(rows, tiles, geometry.size)
-        rack = parse_rack(data.get("rack"), tiles)
-    except ValueError as exc:
-        return _bad_moves(ident, str(exc))
+        ident, _data, board, rack = _read_position(line, tiles, geometry)
+    except _BadLine as bad:
+        return _bad_moves(bad.ident, bad.message)
     if count_only:
         counted = movegen.count(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon)
         return {"id": ident, "count": counted.count, "best_score": counted.best_score}
