@@ -863,10 +863,16 @@ def _search(
         j += 1
         nt += 1
         enc = sq << _SQ_SHIFT
+        # A board tile right after this square must continue the word: test it here
+        # rather than in the call (saves a call per dead end).
+        after = codes[sq + 1]
+        after_bit = 1 << after if after else 0
         while cand:
             low = cand & -cand
             cand ^= low
             child = nodes[n + 1 + (w & (low - 2)).bit_count()]
+            if after_bit and not nodes[child] & after_bit:
+                continue
             k = low.bit_length() - 1
             if avail & low:
                 v = vals[k] * lmq
