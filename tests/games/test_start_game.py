@@ -199,3 +199,20 @@ def test_pages_render_for_seek_invitation_and_spectator(
     assert watching.context["is_spectator"]
     assert watching.context["rack"] == []
     assert 'id="rack"' not in watching.text
+
+
+@pytest.mark.django_db
+def test_refused_accept_over_htmx_shows_why_in_the_move_panel(
+    client: Client, ana: Any, ben: Any, settings: Any
+) -> None:
+    settings.MAX_ACTIVE_GAMES = 1
+    start_game(creator=ben, mode="computer", language="en", level="easy")
+    game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    client.force_login(ben)
+    response = client.post(reverse("games:accept", args=[game.pk]), headers=HX)
+    assert response.status_code == 200
+    assert 'id="move-panel"' in response.text
+    assert 'class="form-errors notice" role="alert"' in response.text
+    assert "You already have the maximum number of games going (1)." in response.text
+    game.refresh_from_db()
+    assert game.status == Game.Status.INVITED
