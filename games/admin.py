@@ -1,12 +1,31 @@
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy
 
 from games.models import ChatMessage, Game, Move, Seat
 from games.services import expire_games
+
+HIDDEN = gettext_lazy("hidden while the game is on")
+
+
+def private_view(game: Game, state: Any) -> Any:
+    """The engine state as staff may read it: racks and the bag stay private until the
+    game is over, so a moderator who also plays can never peek at an opponent's tiles."""
+    if game.status == Game.Status.FINISHED or not isinstance(state, dict):
+        return state
+    shown = dict(state)
+    if "racks" in shown:
+        shown["racks"] = [str(HIDDEN)] * len(shown["racks"])
+    if "bag" in shown:
+        shown["bag"] = f"{len(shown['bag'])} tiles, {HIDDEN}"
+    return shown
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):
@@ -36,7 +55,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
     # The engine state and everything derived from it change only through the model
     # methods; a moderator reads them here.
     readonly_fields = (
-        "state",
+        "state_shown",
         "version",
         "seed",
         "turn_seat",
@@ -51,7 +70,14 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "finished_at",
         "reminder_sent_at",
     )
+    exclude = ("state",)
     actions = ["expire_due_games"]
+
+    @admin.display(description=gettext_lazy("engine state"))
+    def state_shown(self, game: Game) -> str:
+        return format_html(
+            "<pre>{}</pre>", json.dumps(private_view(game, game.state), indent=1, ensure_ascii=False)
+        )
 
     @admin.action(description=gettext_lazy("Time out lapsed turns and send due reminders (all games)"))
     def expire_due_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
@@ -69,7 +95,28 @@ class MoveAdmin(admin.ModelAdmin[Move]):
     list_filter = ("kind",)
     search_fields = ("game__id", "user__username", "words_text")
     list_select_related = ("game", "user")
-    readonly_fields = [f.name for f in Move._meta.fields]
+    fields = readonly_fields = (
+        "game",
+        "number",
+        "seat",
+        "user",
+        "kind",
+        "tiles",
+        "words",
+        "words_text",
+        "score",
+        "bingo",
+        "racks_shown",
+        "dictionary_version",
+        "action_id",
+        "created_at",
+    )
+
+    @admin.display(description=gettext_lazy("racks before and after, exchanged tiles"))
+    def racks_shown(self, move: Move) -> str:
+        if move.game.status == Game.Status.FINISHED:
+            return f"{move.rack_before} → {move.rack_after} ({move.exchanged or '-'})"
+        return str(HIDDEN)
 
 
 @admin.register(ChatMessage)

@@ -50,3 +50,23 @@ def test_word_usage_counter_counts_finished_games(ana: Any, ben: Any, game_ana_b
     assert word_usage_count("en", "CAT") == 1
     assert word_usage_count("en", "CA") == 0
     assert word_usage_count("fr", "CAT") == 0
+
+
+@pytest.mark.django_db
+def test_admin_hides_racks_and_bag_while_the_game_is_on(
+    admin_client: Client, ana: Any, ben: Any, game_ana_ben: Game
+) -> None:
+    from tests.games.helpers import set_racks
+
+    set_racks(game_ana_ben, ("JQXZKVW", "CATSEOD"))
+    game_ana_ben.refresh_from_db()
+    game_ana_ben.pass_turn(ana)
+    move = Move.objects.get()
+    game_page = admin_client.get(reverse("admin:games_game_change", args=[game_ana_ben.pk])).text
+    move_page = admin_client.get(reverse("admin:games_move_change", args=[move.pk])).text
+    for page in (game_page, move_page):
+        assert "JQXZKVW" not in page
+        assert "CATSEOD" not in page
+        assert "hidden while the game is on" in page
+    game_ana_ben.resign(ben)
+    assert "JQXZKVW" in admin_client.get(reverse("admin:games_move_change", args=[move.pk])).text
