@@ -4,6 +4,7 @@ partials their own viewer may see (STYLE.md 3.7). No game logic, no writes."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -13,8 +14,33 @@ from games import realtime, rendering
 from games.apps import resume_computer_turns_once
 from games.models import Game
 
+#: A client may ask for a fresh snapshot at most this often; more is ignored, so a
+#: misbehaving client cannot make the server re-render in a loop.
+RESYNC_INTERVAL = 1.0
 
-class GameConsumer(AsyncWebsocketConsumer):
+
+def wants_resync(text_data: str | None) -> bool:
+    try:
+        message = json.loads(text_data or "")
+    except ValueError:
+        return False
+    return isinstance(message, dict) and (message.get("type") == "resync" or "resync" in message)
+
+
+class ResyncLimit:
+    """Mixin: remembers when this connection last asked for a snapshot."""
+
+    last_resync: float = float("-inf")
+
+    def resync_allowed(self) -> bool:
+        now = time.monotonic()
+        if now - self.last_resync < RESYNC_INTERVAL:
+            return False
+        self.last_resync = now
+        return True
+
+
+class GameConsumer(ResyncLimit, AsyncWebsocketConsumer):
     """``/ws/games/<id>/``: the live game for one viewer (player or spectator)."""
 
     game_id: int
@@ -41,11 +67,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The only message a client may send: ``{"type": "resync", ...}``."""
-        try:
-            message = json.loads(text_data or "")
-        except ValueError:
-            return
-        if isinstance(message, dict) and (message.get("type") == "resync" or "resync" in message):
+        if wants_resync(text_data) and self.resync_allowed():
             await self.push()
 
     async def game_changed(self, event: dict[str, Any]) -> None:
@@ -61,7 +83,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(ResyncLimit, AsyncWebsocketConsumer):
     """``/ws/lobby/``: the signed-in user's game lists."""
 
     group: str = ""
@@ -81,7 +103,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.push()
+        """The only message a client may send: ``{"type": "resync", ...}``."""
+        if wants_resync(text_data) and self.resync_allowed():
+            await self.push()
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.push()

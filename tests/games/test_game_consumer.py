@@ -161,3 +161,21 @@ async def test_reconnecting_socket_after_restart_resumes_computer_turn(
     await communicator.receive_from(timeout=5)
     await communicator.disconnect()
     assert await Move.objects.filter(game=game).acount() == 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_resync_flood_is_answered_at_most_once_a_second(ana: Any, ben: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben)
+    for path in (f"/ws/games/{game.pk}/", "/ws/lobby/"):
+        communicator, connected = await connect(path, ana)
+        try:
+            assert connected
+            await communicator.receive_from(timeout=3)
+            for _ in range(20):
+                await communicator.send_to(text_data='{"type": "resync"}')
+            await communicator.receive_from(timeout=3)
+            assert await communicator.receive_nothing(timeout=0.3)
+        finally:
+            await communicator.disconnect()
