@@ -441,11 +441,12 @@ class _Position:
         return _Geometry(placed, trails, mults, msum0, max(left, 0) + 1)
 
     def k_row(self, lines: _Lines, g: _Geometry, nt: int) -> list[int]:
-        """``row[t]`` for ``t`` in ``nt + 1 .. len(g.placed)``: with ``nt`` tiles down,
-        a play of ``t`` tiles scores at most ``msum * g.mults[t] + xtot + row[t]``
-        (``msum``, ``xtot``: main-word letters and cross-word total so far). Earlier
-        entries are -1. The rest of the rack is bounded by the best tiles of the whole
-        rack, paired with the best coefficients (rearrangement inequality)."""
+        """``row[t]`` for ``t`` in ``max(nt + 1, g.need) .. len(g.placed)``: with ``nt``
+        tiles down, a play of ``t`` tiles scores at most ``msum * g.mults[t] + xtot +
+        row[t]`` (``msum``, ``xtot``: main-word letters and cross-word total so far).
+        Other entries are -1 (no play of fewer than ``g.need`` tiles reaches the
+        anchor). The rest of the rack is bounded by the best tiles of the whole rack,
+        paired with the best coefficients (rearrangement inequality)."""
         lm, xc, xw = lines.lm, lines.xc, lines.xw
         vals = self.rack_values
         rack_size, bingo = self.t.rack_size, self.t.bingo
@@ -456,9 +457,11 @@ class _Position:
             q = g.placed[t - 1]
             board += g.trails[t - 1]
             cross += xc[q]
+            if t < g.need:
+                continue
             mult = g.mults[t]
-            coefs = sorted((lm[p] * (mult + xw[p]) for p in g.placed[nt:t]), reverse=True)
-            bound = board * mult + cross + sum(c * v for c, v in zip(coefs, vals, strict=False))
+            coefs = sorted([lm[p] * (mult + xw[p]) for p in g.placed[nt:t]], reverse=True)
+            bound = board * mult + cross + sum(map(mul, coefs, vals))
             if t == rack_size:
                 bound += bingo
             row[t] = bound
@@ -559,8 +562,10 @@ class _Bounder:
             q = g.placed[t - 1]
             board += g.trails[t - 1]
             cross += xc[q]
+            if t < g.need:
+                continue  # no play of this task has fewer tiles than reach the anchor
             mult = g.mults[t]
-            coefs = sorted((lm[p] * (mult + xw[p]) for p in g.placed[nt:t]), reverse=True)
+            coefs = sorted([lm[p] * (mult + xw[p]) for p in g.placed[nt:t]], reverse=True)
             row.append((t, mult, board * mult + cross + (bingo if t == rack_size else 0), coefs))
         self.rows[nt] = row
         return row
