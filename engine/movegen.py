@@ -61,6 +61,7 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import mul
+from typing import Protocol
 
 from engine.board import EMPTY, Board, Layout
 from engine.lexicon import Lexicon, WordGraph
@@ -662,11 +663,17 @@ def _twice(avail: int, counts: list[int]) -> int:
     return out
 
 
+class _Masks(Protocol):
+    """A letter mask per graph node: the node array, an ``array`` or a ``dict``."""
+
+    def __getitem__(self, node: int, /) -> int: ...
+
+
 _DEPTH = 7  # how deep below a node ``_depth_masks`` looks
-_DEPTH_MASKS: dict[int, tuple[WordGraph, list[Sequence[int]]]] = {}
+_DEPTH_MASKS: dict[int, tuple[WordGraph, list[_Masks]]] = {}
 
 
-def _depth_masks(graph: WordGraph) -> list[Sequence[int]]:
+def _depth_masks(graph: WordGraph) -> list[_Masks]:
     """``layers[m][n]``: the letters that some path from node ``n`` has as its
     ``m + 1``-th letter (bit k for letter code k), for the nodes that a path of at most
     ``_DEPTH - m`` letters from the root reaches (elsewhere 0: callers ask only about
@@ -674,7 +681,10 @@ def _depth_masks(graph: WordGraph) -> list[Sequence[int]]:
     terminal flag, which no letter mask has). Lets a left part of known length be cut
     as soon as the letter it must have on the anchor, or on a board tile after it,
     cannot come at that distance. Computed once per graph and process, over the nodes
-    near the root only (so it stays cheap: about 50k node visits for English)."""
+    near the root only (so it stays cheap: about 80k node visits for English); a
+    layer over few nodes is a dict (asking about another node is a KeyError, which
+    the callers' depth limit rules out), the others are arrays indexed like
+    ``nodes``."""
     hit = _DEPTH_MASKS.get(id(graph))
     if hit is not None and hit[0] is graph:
         return hit[1]
@@ -694,11 +704,15 @@ def _depth_masks(graph: WordGraph) -> list[Sequence[int]]:
                     nxt.append(c)
         within.append(within[-1] + nxt)
         frontier = nxt
-    layers: list[Sequence[int]] = [nodes]
-    prev: Sequence[int] = nodes
+    layers: list[_Masks] = [nodes]
+    prev: _Masks = nodes
     for m in range(1, _DEPTH + 1):
-        layer = array("I", bytes(4 * len(nodes)))
-        for n in within[_DEPTH - m]:
+        domain = within[_DEPTH - m]
+        # About 100 bytes per dict entry against 4 bytes per node word in an array.
+        layer: array[int] | dict[int, int] = (
+            {} if len(domain) * 25 < len(nodes) else array("I", bytes(4 * len(nodes)))
+        )
+        for n in domain:
             known = children.get(n)
             if known is None:
                 known = children[n] = nodes[n + 1 : n + 1 + (nodes[n] >> 1).bit_count()].tolist()
@@ -763,7 +777,7 @@ def _search(
     layers = _depth_masks(graph) if bounded else []
     # Best mode, per fixed left-part length and depth d: (layer, allowed letters) pairs
     # that the node after d letters must pass (see ``_depth_masks``).
-    dchecks: list[list[tuple[Sequence[int], int]]] = []
+    dchecks: list[list[tuple[_Masks, int]]] = []
     tiles: list[int] = []
     lp: list[int] = []
     emit_score = scores.append if scores is not None else None
