@@ -24,7 +24,7 @@ def private_view(game: Game, state: Any) -> Any:
     if "racks" in shown:
         shown["racks"] = [str(HIDDEN)] * len(shown["racks"])
     if "bag" in shown:
-        shown["bag"] = f"{len(shown['bag'])} tiles, {HIDDEN}"
+        shown["bag"] = str(HIDDEN)
     return shown
 
 

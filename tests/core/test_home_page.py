@@ -12,7 +12,15 @@ def test_anonymous_home_page_shows_site_languages_and_auth_links(client):
     assert "<title>Wordgame</title>" in html
     assert reverse("signup") in html
     assert reverse("login") in html
-    for name in ("English (US)", "English (UK)", "Español", "Italiano", "Português (Brasil)", "Deutsch", "Français"):
+    for name in (
+        "English (US)",
+        "English (UK)",
+        "Español",
+        "Italiano",
+        "Português (Brasil)",
+        "Deutsch",
+        "Français",
+    ):
         assert name in html
     # Players see language names, not the tile tables' descriptions.
     assert "WWF-style" not in html

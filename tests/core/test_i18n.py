@@ -132,7 +132,7 @@ def source_files(suffixes: tuple[str, ...]) -> list[Path]:
 def template_messages(path: Path) -> set[tuple[str | None, str]]:
     """The (context, msgid) pairs of a template, read the way makemessages reads them."""
     python = templatize(path.read_text(encoding="utf-8"), origin=str(path))
-    found = set()
+    found: set[tuple[str | None, str]] = set()
     literal = r"u'(?:[^'\\]|\\.)*'"
     for match in re.finditer(rf"\b(n?p?gettext)\(\s*({literal}(?:\s*,\s*{literal})*)", python):
         args = [ast.literal_eval(piece[1:]) for piece in re.findall(literal, match.group(2))]
@@ -144,7 +144,7 @@ def template_messages(path: Path) -> set[tuple[str | None, str]]:
 
 def python_messages(path: Path) -> set[tuple[str | None, str]]:
     """The (context, msgid) pairs of literal gettext calls in a Python module."""
-    found = set()
+    found: set[tuple[str | None, str]] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if not isinstance(node, ast.Call):
             continue

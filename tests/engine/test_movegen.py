@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Container
 from types import MappingProxyType
 
 import pytest
@@ -68,7 +69,12 @@ def key(placements: tuple[Placement, ...] | list[Placement]) -> frozenset[Placem
 
 
 def brute_force(
-    board: Board, rack: str, tiles: TileSet, geometry: Layout, lexicon: object, words: set[str] | None = None
+    board: Board,
+    rack: str,
+    tiles: TileSet,
+    geometry: Layout,
+    lexicon: Container[str],
+    words: set[str] | None = None,
 ) -> dict[frozenset[Placement], int]:
     """Every legal play found by trying every placement of rack tiles, judged by
     ``evaluate``: {frozenset(placements): score}.
@@ -89,7 +95,7 @@ def brute_force(
                 if board[r0][c0] != EMPTY:
                     continue
                 for t in range(1, len(rack) + 1):
-                    squares = []
+                    squares: list[tuple[int, int]] = []
                     r, c = r0, c0
                     while len(squares) < t and r < n and c < n:
                         if board[r][c] == EMPTY:
