@@ -48,6 +48,20 @@ else:
 """
 
 
+def start_worker(script: str, lexicon_dir: Path, *args: str) -> subprocess.Popen[str]:
+    """Another process on the same test database (its name is passed: the file of this
+    run on SQLite, ``test_<name>`` on PostgreSQL) and the same lexicons."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "wordgame.settings", "LEXICON_DIR": str(lexicon_dir)}
+    return subprocess.Popen(
+        [sys.executable, "-c", script, str(connection.settings_dict["NAME"]), *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 def test_approved_word_is_playable_in_another_process_within_5_seconds(
     lexicon_dir: Path, ana: Any, mia: Any
@@ -56,15 +70,7 @@ def test_approved_word_is_playable_in_another_process_within_5_seconds(
 
     ensure_dictionaries()
     change = propose_change(language="en", word="blorp", action="add", proposed_by=ana, reason="test")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "wordgame.settings", "LEXICON_DIR": str(lexicon_dir)}
-    worker = subprocess.Popen(
-        [sys.executable, "-c", WORKER, str(connection.settings_dict["NAME"]), "BLORP"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    worker = start_worker(WORKER, lexicon_dir, "BLORP")
     try:
         assert worker.stdout is not None
         first = worker.stdout.readline().split()
@@ -133,15 +139,7 @@ def test_approved_word_is_played_in_a_running_game_in_another_process(
     ensure_dictionaries()
     game = make_game(ana, ben, racks=("BLORPAE", "CATSEOD"))
     change = propose_change(language="en", word="blorp", action="add", proposed_by=ana, reason="test")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "wordgame.settings", "LEXICON_DIR": str(lexicon_dir)}
-    worker = subprocess.Popen(
-        [sys.executable, "-c", GAME_WORKER, str(connection.settings_dict["NAME"]), str(game.pk), "BLORP"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    worker = start_worker(GAME_WORKER, lexicon_dir, str(game.pk), "BLORP")
     try:
         assert worker.stdout is not None
         first = worker.stdout.readline().split()
