@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.analysis import LEVELS, computer_move  # noqa: E402
+from engine.analysis import LEVELS, Level, computer_move  # noqa: E402
 from engine.lexicon import OverlayLexicon, WordGraph  # noqa: E402
 from engine.state import GameState, new_game  # noqa: E402
 from engine.tiles import LANGUAGES  # noqa: E402
@@ -50,7 +50,8 @@ def thinking_times(language: str, games: int) -> dict[str, list[float]]:
     lexicon = spec.load()
     times: dict[str, list[float]] = {level: [] for level in LEVELS}
     for game in range(games):
-        for pairing in (("hard", "medium"), ("easy", "hard"), ("medium", "easy")):
+        pairings: tuple[tuple[Level, Level], ...] = (("hard", "medium"), ("easy", "hard"), ("medium", "easy"))
+        for pairing in pairings:
             rng = random.Random(f"{language}-{game}-{pairing}")
             state = new_game(language, rng)
             number = 0
