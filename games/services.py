@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import secrets
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
@@ -109,14 +110,33 @@ def _deal(game: Game, players: list[Any], *, first: int | None, status: str) -> 
         transaction.on_commit(lambda: computer.schedule(game_id, version))
 
 
+#: The first key of the advisory locks that serialise seek matching (one per language).
+SEEK_LOCK_CLASS = 0x5EE4
+
+
+def _lock_seeks(language: str) -> None:
+    """Hold the seek lock of ``language`` until the transaction ends (PostgreSQL).
+
+    Taken after the creator's user row (``FOR NO KEY UPDATE``); nobody holding it waits
+    for a user row lock (seating a player only needs ``FOR KEY SHARE``), so no deadlock."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, %s)", [SEEK_LOCK_CLASS, zlib.crc32(language.encode()) >> 1]
+            )
+
+
 def _join_or_open_seek(creator: Any, language: str) -> Game:
     """Match with the oldest open seek in ``language``, or open one.
 
-    Race safety: the seek row is locked with ``SKIP LOCKED`` on PostgreSQL, so two
-    players answering at once take two different seeks (or one opens a new seek) and
-    never the same one; the status is checked under the lock. On SQLite the whole
-    transaction is serialised (``transaction_mode = IMMEDIATE``).
+    Race safety: matching is serialised per language (a transaction-level advisory lock
+    on PostgreSQL; on SQLite every write transaction is serialised already by
+    ``transaction_mode = IMMEDIATE``), so two players seeking at the same moment are
+    matched with each other instead of both opening a seek and waiting, and two players
+    answering one seek never share it. The seek row is still locked, and its status
+    checked under the lock, against a cancellation racing the join.
     """
+    _lock_seeks(language)
     own = Game.objects.filter(created_by=creator, status=Game.Status.OPEN, language=language).first()
     if own is not None:
         return own

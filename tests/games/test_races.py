@@ -252,3 +252,19 @@ def test_joining_a_seek_racing_its_cancellation_never_seats_anyone_in_a_cancelle
         assert seek.status == Game.Status.DECLINED
         assert not seek.seats.exists()
         assert Game.objects.filter(created_by=ben, status=Game.Status.OPEN).count() == 1
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_two_players_seeking_at_once_are_matched_with_each_other(postgres: None, ana: Any, ben: Any) -> None:
+    # No seek is open: without serialising the matching, both would open a seek and wait.
+    for _ in range(5):
+        Game.objects.all().delete()
+        results = run_together(
+            lambda: str(start_game(creator=ana, mode="random", language="en").pk),
+            lambda: str(start_game(creator=ben, mode="random", language="en").pk),
+        )
+        assert results[0] == results[1]
+        game = Game.objects.get()
+        assert game.status == Game.Status.ACTIVE
+        assert {s.user for s in game.seat_list()} == {ana, ben}
