@@ -108,6 +108,12 @@ class NewGameForm(forms.Form):
     level = forms.ChoiceField(
         label=_("Computer level"), choices=Seat.Level.choices, required=False, initial=Seat.Level.MEDIUM
     )
+    public = forms.BooleanField(
+        label=_("Let other players watch this game"),
+        help_text=_("Spectators never see your tiles."),
+        required=False,
+        initial=True,
+    )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -34,6 +34,7 @@ def start_game(
     level: str | None = None,
     first: int | None = None,
     rematch_of: Game | None = None,
+    public: bool = True,
 ) -> Game:
     """Start a game for ``creator``:
 
@@ -43,7 +44,8 @@ def start_game(
     - ``computer``: an active game against the computer at ``level``.
 
     ``first`` (0: the creator, 1: the opponent) says who moves first; by default the
-    game's seed decides. Raises ``GameError`` (``too_many_games``, ``bad_opponent``,
+    game's seed decides. ``public`` lets signed-in players watch the game the creator
+    starts (joining someone else's seek keeps that seek's setting). Raises ``GameError`` (``too_many_games``, ``bad_opponent``,
     ``bad_language``, ``bad_level``). Runs in one transaction; the creator's user row is
     locked so that two simultaneous requests cannot both pass the active-games limit.
     """
@@ -56,24 +58,30 @@ def start_game(
         if mode == Game.Mode.FRIEND:
             if opponent is None or opponent.pk == creator.pk:
                 raise GameError("bad_opponent")
-            game = _new_game(creator, mode, language, rematch_of=rematch_of)
+            game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public)
             _deal(game, [creator, opponent], first=first, status=Game.Status.INVITED)
             realtime.lobby_changed([opponent.pk, creator.pk])
         elif mode == Game.Mode.COMPUTER:
             if level not in Seat.Level.values:
                 raise GameError("bad_level")
-            game = _new_game(creator, mode, language, rematch_of=rematch_of)
+            game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public)
             _deal(game, [creator, level], first=first, status=Game.Status.ACTIVE)
             realtime.lobby_changed([creator.pk])
         elif mode == Game.Mode.RANDOM:
-            game = _join_or_open_seek(creator, language)
+            game = _join_or_open_seek(creator, language, public=public)
         else:
             raise GameError("bad_mode")
     return game
 
 
 def _new_game(
-    creator: Any, mode: str, language: str, *, status: str = "", rematch_of: Game | None = None
+    creator: Any,
+    mode: str,
+    language: str,
+    *,
+    status: str = "",
+    rematch_of: Game | None = None,
+    public: bool = True,
 ) -> Game:
     return Game.objects.create(
         language=language,
@@ -84,6 +92,7 @@ def _new_game(
         seed=secrets.randbits(63),
         inactivity_days=inactivity_days(mode),
         rematch_of=rematch_of,
+        is_public=public,
     )
 
 
@@ -126,7 +135,7 @@ def _lock_seeks(language: str) -> None:
             )
 
 
-def _join_or_open_seek(creator: Any, language: str) -> Game:
+def _join_or_open_seek(creator: Any, language: str, *, public: bool = True) -> Game:
     """Match with the oldest open seek in ``language``, or open one.
 
     Race safety: matching is serialised per language (a transaction-level advisory lock
@@ -148,7 +157,7 @@ def _join_or_open_seek(creator: Any, language: str) -> Game:
         .first()
     )
     if seek is None:
-        return _new_game(creator, Game.Mode.RANDOM, language, status=Game.Status.OPEN)
+        return _new_game(creator, Game.Mode.RANDOM, language, status=Game.Status.OPEN, public=public)
     _deal(seek, [seek.created_by, creator], first=None, status=Game.Status.ACTIVE)
     return seek
 
@@ -185,6 +194,7 @@ def _start_rematch(game: Game, user: Any, seat: int) -> Game:
             level=other.computer_level,
             first=first,
             rematch_of=game,
+            public=game.is_public,
         )
     return start_game(
         creator=user,
@@ -193,6 +203,7 @@ def _start_rematch(game: Game, user: Any, seat: int) -> Game:
         opponent=other.user,
         first=first,
         rematch_of=game,
+        public=game.is_public,
     )
 
 

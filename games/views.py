@@ -141,6 +141,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 language=data["language"],
                 opponent=data.get("opponent_user"),
                 level=data.get("level") or None,
+                public=bool(data.get("public")),
             )
         except GameError as exc:
             form.add_error(None, error_message(exc.code))

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, GameError
-from games.services import start_game
+from games.services import rematch, start_game
 
 HX = {"HX-Request": "true"}
 
@@ -216,3 +216,21 @@ def test_refused_accept_over_htmx_shows_why_in_the_move_panel(
     assert "You already have the maximum number of games going (1)." in response.text
     game.refresh_from_db()
     assert game.status == Game.Status.INVITED
+
+
+@pytest.mark.django_db
+def test_creator_chooses_whether_others_may_watch(client: Client, ana: Any, cleo: Any) -> None:
+    client.force_login(ana)
+    client.post(reverse("games:new"), {"mode": "computer", "language": "en", "level": "easy", "public": "on"})
+    client.post(reverse("games:new"), {"mode": "computer", "language": "en", "level": "easy"})
+    public, private = Game.objects.order_by("pk")
+    assert public.is_public
+    assert not private.is_public
+    assert list(Game.objects.watchable_by(cleo)) == [public]
+    watcher = Client()
+    watcher.force_login(cleo)
+    assert watcher.get(reverse("games:detail", args=[private.pk])).status_code == 404
+    assert watcher.get(reverse("games:detail", args=[public.pk])).status_code == 200
+    # A rematch keeps the setting.
+    private.resign(ana)
+    assert not rematch(game=private, user=ana).is_public
