@@ -5,14 +5,47 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import trans_real
 
 from games import realtime, rendering
 from games.apps import resume_computer_turns_once
 from games.models import Game
+
+
+def viewer_language(scope: dict[str, Any]) -> str:
+    """The interface language the viewer's pages are in: the language cookie, else the
+    browser's Accept-Language, else the default, as LocaleMiddleware decides for HTTP."""
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+    candidates = [cookie] if cookie else []
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    candidates += [code for code, _q in trans_real.parse_accept_lang_header(accept) if code != "*"]
+    for code in candidates:
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def in_language(scope: dict[str, Any], render: Callable[..., str]) -> Callable[..., str]:
+    """``render`` run with the viewer's interface language active (it runs in a worker
+    thread, where no middleware has activated one)."""
+    language = viewer_language(scope)
+
+    def rendered(*args: Any) -> str:
+        with translation.override(language):
+            return render(*args)
+
+    return rendered
+
 
 #: A client may ask for a fresh snapshot at most this often; more is ignored, so a
 #: misbehaving client cannot make the server re-render in a loop.
@@ -74,12 +107,16 @@ class GameConsumer(ResyncLimit, AsyncWebsocketConsumer):
         await self.push()
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
-        html = await database_sync_to_async(rendering.chat_fragment)(self.game_id, self.scope["user"])
+        html = await database_sync_to_async(in_language(self.scope, rendering.chat_fragment))(
+            self.game_id, self.scope["user"]
+        )
         if html:
             await self.send(text_data=html)
 
     async def push(self) -> None:
-        html = await database_sync_to_async(rendering.fragments_for)(self.game_id, self.scope["user"])
+        html = await database_sync_to_async(in_language(self.scope, rendering.fragments_for))(
+            self.game_id, self.scope["user"]
+        )
         await self.send(text_data=html)
 
 
@@ -111,5 +148,7 @@ class LobbyConsumer(ResyncLimit, AsyncWebsocketConsumer):
         await self.push()
 
     async def push(self) -> None:
-        html = await database_sync_to_async(rendering.lobby_fragment)(self.scope["user"])
+        html = await database_sync_to_async(in_language(self.scope, rendering.lobby_fragment))(
+            self.scope["user"]
+        )
         await self.send(text_data=html)

@@ -179,3 +179,34 @@ async def test_resync_flood_is_answered_at_most_once_a_second(ana: Any, ben: Any
             assert await communicator.receive_nothing(timeout=0.3)
         finally:
             await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_pushes_are_in_the_viewers_interface_language(ana: Any, ben: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben)
+    for extra, shuffle in (
+        ("django_language=fr", "Mélanger"),
+        ("", "Shuffle"),
+    ):
+        headers = await sync_to_async(headers_for)(ana)
+        headers = [(k, v + f"; {extra}".encode()) if k == b"cookie" and extra else (k, v) for k, v in headers]
+        communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+        connected, _ = await communicator.connect()
+        try:
+            assert connected
+            snapshot = await communicator.receive_from(timeout=3)
+            assert shuffle in snapshot
+        finally:
+            await communicator.disconnect()
+    # The browser's Accept-Language counts too when no cookie says otherwise.
+    headers = [*await sync_to_async(headers_for)(ana), (b"accept-language", b"de-DE,de;q=0.9")]
+    communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    connected, _ = await communicator.connect()
+    try:
+        assert connected
+        snapshot = await communicator.receive_from(timeout=3)
+        assert "Shuffle" not in snapshot
+    finally:
+        await communicator.disconnect()
