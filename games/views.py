@@ -244,7 +244,16 @@ def resign(request: AuthedRequest, game: Game) -> HttpResponse:
 @login_required
 @game_view(seated=True)
 def accept(request: AuthedRequest, game: Game) -> HttpResponse:
-    return act(request, game, lambda: game.accept(request.user))
+    if request.POST.get("from") != "lobby":
+        return act(request, game, lambda: game.accept(request.user))
+    # From the lobby (whose pushed rows carry no CSRF token, so it posts with htmx):
+    # open the game, or go back to the lobby with the reason.
+    try:
+        game.accept(request.user)
+    except GameError as exc:
+        messages.error(request, error_message(exc.code))
+        return redirect_to(request, reverse("games:lobby"))
+    return redirect_to(request, reverse("games:detail", args=[game.pk]))
 
 
 @require_POST

@@ -850,6 +850,15 @@
     // Connection state: data-live on the root (styles and tests read it) and a notice
     // while the socket is down; the ws extension reconnects and the server resends all.
     document.body.addEventListener("htmx:wsAfterMessage", () => { this.setLive(true); });
+    // A waiting game (invitation or open seek) has just started: the page was built
+    // without a rack, chat or action bar, so load it again rather than patch it.
+    document.body.addEventListener("htmx:wsAfterMessage", () => {
+      const sb = document.getElementById("scoreboard");
+      const before = root.dataset.status;
+      if (sb && (before === "open" || before === "invited") && sb.dataset.status === "active") {
+        window.location.reload();
+      }
+    });
     document.body.addEventListener("htmx:wsClose", () => { this.setLive(false); });
     // Chat: clear the input once the line was accepted.
     document.body.addEventListener("htmx:afterRequest", (e) => {

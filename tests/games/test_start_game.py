@@ -234,3 +234,29 @@ def test_creator_chooses_whether_others_may_watch(client: Client, ana: Any, cleo
     # A rematch keeps the setting.
     private.resign(ana)
     assert not rematch(game=private, user=ana).is_public
+
+
+@pytest.mark.django_db
+def test_accept_from_the_lobby_goes_to_the_game_and_pushed_rows_post_with_htmx(
+    client: Client, ana: Any, ben: Any
+) -> None:
+    from games.rendering import lobby_fragment
+
+    game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    # The row pushed over the WebSocket is rendered without a request (no CSRF token in
+    # the form), so Accept must post with htmx, whose header carries the token.
+    pushed = lobby_fragment(ben)
+    assert f'hx-post="{reverse("games:accept", args=[game.pk])}"' in pushed
+    csrf_client = Client(enforce_csrf_checks=True)
+    csrf_client.force_login(ben)
+    csrf_client.get(reverse("games:lobby"))
+    token = csrf_client.cookies["csrftoken"].value
+    response = csrf_client.post(
+        reverse("games:accept", args=[game.pk]),
+        {"from": "lobby"},
+        headers={**HX, "X-CSRFToken": token},
+    )
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("games:detail", args=[game.pk])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
