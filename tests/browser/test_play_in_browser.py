@@ -15,6 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 import engine
 from engine import movegen
 from games.models import Game
+from games.services import start_game
 from tests.browser.conftest import in_thread, shot
 from tests.games.helpers import make_computer_game, make_game
 
@@ -221,3 +222,21 @@ def test_game_page_fits_a_phone_without_horizontal_scrolling(open_page: Any, ana
     expect(square(page, 7, 7).locator(".tile.pending")).to_have_text(re.compile("C"))
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "phone-game-390x844")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_waiting_seek_page_turns_into_the_game_when_an_opponent_joins(
+    open_page: Any, ana: Any, ben: Any
+) -> None:
+    seek = in_thread(start_game, creator=ana, mode="random", language="en")
+    pa = open_page(ana, f"/games/{seek.pk}/")
+    expect(pa.locator("#move-panel")).to_contain_text("Waiting for an opponent")
+    expect(pa.locator("#game")).to_have_attribute("data-live", "true")
+    # ben asks for a random opponent in the browser and is matched with ana's seek.
+    pb = open_page(ben, "/games/new/")
+    pb.locator('input[name="mode"][value="random"]').check()
+    pb.locator("#new-game-form button[type=submit]").click()
+    pb.wait_for_url(f"**/games/{seek.pk}/")
+    # ana's page, built without a rack, becomes the full game page by itself.
+    expect(pa.locator("#rack .rack-tile")).to_have_count(7, timeout=10_000)
+    expect(pa.locator("#move-panel .action-bar")).to_have_count(1)
