@@ -13,17 +13,22 @@ from tests.games.helpers import CAT_AT_CENTRE, make_game
 from wordgame.asgi import application
 
 
-def headers_for(user: Any | None) -> list[tuple[bytes, bytes]]:
-    headers = [(b"origin", b"http://testserver")]
+def headers_for(
+    user: Any | None, *, cookie: str = "", extra: tuple[tuple[bytes, bytes], ...] = ()
+) -> list[tuple[bytes, bytes]]:
+    headers = [(b"origin", b"http://testserver"), *extra]
     if user is not None:
         client = Client()
         client.force_login(user)
-        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+        session = f"sessionid={client.cookies['sessionid'].value}"
+        headers.append((b"cookie", f"{session}; {cookie}".encode() if cookie else session.encode()))
     return headers
 
 
-async def connect(path: str, user: Any | None) -> tuple[WebsocketCommunicator, bool]:
-    headers = await sync_to_async(headers_for)(user)
+async def connect(
+    path: str, user: Any | None, *, cookie: str = "", extra: tuple[tuple[bytes, bytes], ...] = ()
+) -> tuple[WebsocketCommunicator, bool]:
+    headers = await sync_to_async(headers_for)(user, cookie=cookie, extra=extra)
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
     return communicator, connected
@@ -186,27 +191,18 @@ async def test_resync_flood_is_answered_at_most_once_a_second(ana: Any, ben: Any
 @pytest.mark.usefixtures("close_db_connection")
 async def test_pushes_are_in_the_viewers_interface_language(ana: Any, ben: Any) -> None:
     game = await sync_to_async(make_game)(ana, ben)
-    for extra, shuffle in (
-        ("django_language=fr", "Mélanger"),
-        ("", "Shuffle"),
+    path = f"/ws/games/{game.pk}/"
+    for options, expected, unexpected in (
+        ({"cookie": "django_language=fr"}, "Mélanger", "Shuffle"),
+        ({}, "Shuffle", "Mélanger"),
+        # The browser's Accept-Language counts too when no cookie says otherwise.
+        ({"extra": ((b"accept-language", b"de-DE,de;q=0.9"),)}, "", "Shuffle"),
     ):
-        headers = await sync_to_async(headers_for)(ana)
-        headers = [(k, v + f"; {extra}".encode()) if k == b"cookie" and extra else (k, v) for k, v in headers]
-        communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
-        connected, _ = await communicator.connect()
+        communicator, connected = await connect(path, ana, **options)
         try:
             assert connected
             snapshot = await communicator.receive_from(timeout=3)
-            assert shuffle in snapshot
+            assert expected in snapshot
+            assert unexpected not in snapshot
         finally:
             await communicator.disconnect()
-    # The browser's Accept-Language counts too when no cookie says otherwise.
-    headers = [*await sync_to_async(headers_for)(ana), (b"accept-language", b"de-DE,de;q=0.9")]
-    communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
-    connected, _ = await communicator.connect()
-    try:
-        assert connected
-        snapshot = await communicator.receive_from(timeout=3)
-        assert "Shuffle" not in snapshot
-    finally:
-        await communicator.disconnect()
