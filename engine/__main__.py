@@ -308,24 +308,29 @@ def _positive(text: str) -> int:
     return value
 
 
+def _add_common_arguments(command: argparse.ArgumentParser) -> None:
+    """What ``score`` and ``moves`` both take: the language, a word list and the input."""
+    command.add_argument("--language", required=True, choices=LANGUAGES, help="game language")
+    command.add_argument(
+        "--wordlist",
+        type=Path,
+        help="plain word list, one word per line, any case (default: the built lexicon)",
+    )
+    command.add_argument("file", nargs="?", type=Path, help="JSON lines input (default: standard input)")
+
+
 def _add_moves_command(commands: Any) -> None:
     moves = commands.add_parser(
         "moves",
         help="list every legal play of a rack on a board, best first",
         description="List the legal plays for positions read as JSON lines from FILE or standard input.",
     )
-    moves.add_argument("--language", required=True, choices=LANGUAGES, help="game language")
-    moves.add_argument(
-        "--wordlist",
-        type=Path,
-        help="plain word list, one word per line, any case (default: the built lexicon)",
-    )
+    _add_common_arguments(moves)
     output = moves.add_mutually_exclusive_group()
     output.add_argument("--top", type=_positive, metavar="N", help="only the N best plays (pruned search)")
     output.add_argument(
         "--count-only", action="store_true", help="only the number of plays and the best score"
     )
-    moves.add_argument("file", nargs="?", type=Path, help="JSON lines input (default: standard input)")
     moves.set_defaults(handler=run_moves)
 
 
@@ -338,13 +343,7 @@ def _add_score_command(commands: Any) -> None:
         help="validate and score plays given as JSON lines",
         description="Validate and score plays read as JSON lines from FILE or standard input.",
     )
-    score.add_argument("--language", required=True, choices=LANGUAGES, help="game language")
-    score.add_argument(
-        "--wordlist",
-        type=Path,
-        help="plain word list, one word per line, any case (default: the built lexicon)",
-    )
-    score.add_argument("file", nargs="?", type=Path, help="JSON lines input (default: standard input)")
+    _add_common_arguments(score)
     score.set_defaults(handler=run_score)
 
 
