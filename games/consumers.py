@@ -35,10 +35,9 @@ def viewer_language(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
-def in_language(scope: dict[str, Any], render: Callable[..., str]) -> Callable[..., str]:
-    """``render`` run with the viewer's interface language active (it runs in a worker
-    thread, where no middleware has activated one)."""
-    language = viewer_language(scope)
+def in_language(language: str, render: Callable[..., str]) -> Callable[..., str]:
+    """``render`` run with ``language`` active (it runs in a worker thread, where no
+    middleware has activated one)."""
 
     def rendered(*args: Any) -> str:
         with translation.override(language):
@@ -60,10 +59,31 @@ def wants_resync(text_data: str | None) -> bool:
     return isinstance(message, dict) and (message.get("type") == "resync" or "resync" in message)
 
 
-class ResyncLimit:
-    """Mixin: remembers when this connection last asked for a snapshot."""
+class ViewerConsumer(AsyncWebsocketConsumer):
+    """What both consumers share: one group to leave on disconnect, fragments rendered
+    in the viewer's language, and ``resync`` as the only message a client may send
+    (at most once per ``RESYNC_INTERVAL``)."""
 
+    group: str = ""
+    language: str = ""  # the viewer's interface language, worked out on first use
     last_resync: float = float("-inf")
+
+    async def push(self) -> None:
+        raise NotImplementedError
+
+    async def render(self, fragment: Callable[..., str], *args: Any) -> str:
+        if not self.language:
+            self.language = viewer_language(self.scope)
+        return await database_sync_to_async(in_language(self.language, fragment))(*args)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The only message a client may send: ``{"type": "resync", ...}``."""
+        if wants_resync(text_data) and self.resync_allowed():
+            await self.push()
 
     def resync_allowed(self) -> bool:
         now = time.monotonic()
@@ -73,11 +93,10 @@ class ResyncLimit:
         return True
 
 
-class GameConsumer(ResyncLimit, AsyncWebsocketConsumer):
+class GameConsumer(ViewerConsumer):
     """``/ws/games/<id>/``: the live game for one viewer (player or spectator)."""
 
     game_id: int
-    group: str = ""
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -94,36 +113,21 @@ class GameConsumer(ResyncLimit, AsyncWebsocketConsumer):
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
 
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The only message a client may send: ``{"type": "resync", ...}``."""
-        if wants_resync(text_data) and self.resync_allowed():
-            await self.push()
-
     async def game_changed(self, event: dict[str, Any]) -> None:
         await self.push()
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
-        html = await database_sync_to_async(in_language(self.scope, rendering.chat_fragment))(
-            self.game_id, self.scope["user"]
-        )
+        html = await self.render(rendering.chat_fragment, self.game_id, self.scope["user"])
         if html:
             await self.send(text_data=html)
 
     async def push(self) -> None:
-        html = await database_sync_to_async(in_language(self.scope, rendering.fragments_for))(
-            self.game_id, self.scope["user"]
-        )
+        html = await self.render(rendering.fragments_for, self.game_id, self.scope["user"])
         await self.send(text_data=html)
 
 
-class LobbyConsumer(ResyncLimit, AsyncWebsocketConsumer):
+class LobbyConsumer(ViewerConsumer):
     """``/ws/lobby/``: the signed-in user's game lists."""
-
-    group: str = ""
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -135,20 +139,9 @@ class LobbyConsumer(ResyncLimit, AsyncWebsocketConsumer):
         await self.accept()
         await self.push()
 
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The only message a client may send: ``{"type": "resync", ...}``."""
-        if wants_resync(text_data) and self.resync_allowed():
-            await self.push()
-
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.push()
 
     async def push(self) -> None:
-        html = await database_sync_to_async(in_language(self.scope, rendering.lobby_fragment))(
-            self.scope["user"]
-        )
+        html = await self.render(rendering.lobby_fragment, self.scope["user"])
         await self.send(text_data=html)
