@@ -184,7 +184,7 @@ LANGUAGES = [
     ("en", _("English")),
     ("fr", _("French")),
     ("es", _("Spanish")),
-    ("pt", _("Portuguese")),
+    ("pt-br", _("Portuguese (Brazil)")),
     ("de", _("German")),
     ("sv", _("Swedish")),
     ("it", _("Italian")),

@@ -20,6 +20,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import to_locale
 from django.utils.translation.template import templatize
 
 from games import models as game_models
@@ -163,7 +164,7 @@ def python_messages(path: Path) -> set[tuple[str | None, str]]:
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_catalogue_has_no_untranslated_or_fuzzy_entries(language: str) -> None:
-    header, *entries = catalogue(language)
+    header, *entries = catalogue(to_locale(language))
     forms = nplurals(header)
     assert "fuzzy" not in header.flags
     assert len(entries) > 300
@@ -178,7 +179,7 @@ def test_catalogue_has_no_untranslated_or_fuzzy_entries(language: str) -> None:
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_catalogue_keeps_every_placeholder(language: str) -> None:
-    _header, *entries = catalogue(language)
+    _header, *entries = catalogue(to_locale(language))
     for entry in entries:
         for index, text in entry.strings.items():
             # msgstr[0] may drop the number ("lettre dans le sac"): compare it with the
@@ -190,9 +191,9 @@ def test_catalogue_keeps_every_placeholder(language: str) -> None:
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_compiled_catalogue_matches_its_po_file(language: str) -> None:
     """The committed .mo is the .po compiled (a fresh machine needs no gettext tools)."""
-    with open(LOCALE / language / "LC_MESSAGES" / "django.mo", "rb") as handle:
+    with open(LOCALE / to_locale(language) / "LC_MESSAGES" / "django.mo", "rb") as handle:
         compiled = stdlib_gettext.GNUTranslations(handle)
-    _header, *entries = catalogue(language)
+    _header, *entries = catalogue(to_locale(language))
     for entry in entries:
         msgid = entry.msgid if entry.context is None else f"{entry.context}\x04{entry.msgid}"
         if entry.plural is None:
@@ -214,7 +215,7 @@ def test_every_source_string_is_in_every_catalogue() -> None:
     assert (None, "Swap tiles") in wanted
     assert ("premium square", "TW") in wanted
     for language in TRANSLATED:
-        have = {entry.key for entry in catalogue(language)[1:] if all(entry.strings.values())}
+        have = {entry.key for entry in catalogue(to_locale(language))[1:] if all(entry.strings.values())}
         missing = sorted(wanted - have, key=str)
         assert not missing, f"{language} lacks {missing[:10]}"
 
@@ -230,7 +231,7 @@ def test_plural_forms_follow_each_language() -> None:
 
 
 def test_premium_labels_use_each_language_abbreviations() -> None:
-    expected = {"en": "TW", "fr": "MT", "es": "TP", "pt": "PT", "de": "3W", "sv": "TO", "it": "TP"}
+    expected = {"en": "TW", "fr": "MT", "es": "TP", "pt-br": "PT", "de": "3W", "sv": "TO", "it": "TP"}
     for language, label in expected.items():
         with translation.override(language):
             assert translation.pgettext("premium square", "TW") == label
