@@ -108,7 +108,6 @@ class MoveAdmin(admin.ModelAdmin[Move]):
         "bingo",
         "racks_shown",
         "dictionary_version",
-        "action_id",
         "created_at",
     )
 

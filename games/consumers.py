@@ -15,7 +15,6 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from games import realtime, rendering
-from games.apps import resume_computer_turns_once
 from games.models import Game
 
 
@@ -107,9 +106,6 @@ class GameConsumer(ViewerConsumer):
         self.group = realtime.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        # After a restart, a browser that only reconnects its socket sends no HTTP
-        # request; let its connection pick up computer turns left unfinished too.
-        await database_sync_to_async(resume_computer_turns_once)()
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
 

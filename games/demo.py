@@ -51,9 +51,9 @@ def play_best_moves(game: Game, plays: int) -> int:
             k=1,
         )
         if found:
-            game.play(user, list(found[0].placements))
+            game.play(user, list(found[0].placements), version=game.version)
         else:
-            game.pass_turn(user)
+            game.pass_turn(user, version=game.version)
         made += 1
     return made
 
@@ -73,7 +73,7 @@ def create_demo_data() -> list[str]:
     if not friends.exists():
         with transaction.atomic():
             game = start_game(creator=ana, mode=Game.Mode.FRIEND, language="en", opponent=ben, first=0)
-            game.accept(ben)
+            game.accept(ben, version=game.version)
         made = play_best_moves(game, DEMO_PLAYS)
         lines.append(f"demo game #{game.pk}: ana vs ben, {made} moves played, ana to move next")
     computer = Game.objects.for_player(ana).filter(

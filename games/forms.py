@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -12,8 +12,12 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from dictionaries.models import LANGUAGE_CHOICES
-from games.messages import error_message
+from games.actions import Exchange, Play
+from games.messages import ERROR_MESSAGES, error_message
 from games.models import Game, Seat
+
+# Lazy: translated when the error is shown, in the language of that request.
+MISSING_VERSION = cast("str", ERROR_MESSAGES["missing_version"])
 
 #: A coordinate as the front end sends it. ASCII digits only: ``int()`` alone would also
 #: read "1_0" as 10 and Arabic-Indic digits; a minus sign is let through so that the
@@ -49,15 +53,24 @@ class ActionForm(forms.Form):
     """The fields every game action carries: the version the client saw and the
     client's id for this action (repeats of the same id are applied once)."""
 
-    version = forms.IntegerField(required=False, min_value=0)
+    version = forms.IntegerField(min_value=0, error_messages={"required": MISSING_VERSION})
     action_id = forms.CharField(required=False, max_length=64)
+
+    def action_fields(self) -> dict[str, Any]:
+        """``version`` and ``action_id`` as ``Game.act`` takes them."""
+        return {
+            "version": self.cleaned_data["version"],
+            "action_id": self.cleaned_data.get("action_id") or "",
+        }
 
 
 #: The longest ``tiles`` string read: room for far more than a rack of placements.
 MAX_TILES_LENGTH = 400
 
 
-class MoveForm(ActionForm):
+class TilesForm(forms.Form):
+    """Tiles laid out on the board (the free preview reads only these)."""
+
     tiles = forms.CharField(max_length=MAX_TILES_LENGTH, required=False)
 
     def clean_tiles(self) -> list[engine.Placement]:
@@ -73,6 +86,11 @@ class MoveForm(ActionForm):
         return list(self.cleaned_data["tiles"])
 
 
+class MoveForm(ActionForm, TilesForm):
+    def action(self) -> Play:
+        return Play.of(self.placements())
+
+
 class ExchangeForm(ActionForm):
     exchange = forms.CharField(max_length=16, required=False)
 
@@ -83,6 +101,9 @@ class ExchangeForm(ActionForm):
         if any(len(tile.upper()) != 1 for tile in tiles):
             raise forms.ValidationError(error_message("bad_tiles"), code="bad_tiles")
         return tiles.upper()
+
+    def action(self) -> Exchange:
+        return Exchange.of(self.cleaned_data["exchange"])
 
 
 class ChatForm(forms.Form):

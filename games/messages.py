@@ -33,6 +33,14 @@ ERROR_MESSAGES: dict[str, Promise] = {
     errors.EXCHANGE_COUNT_INVALID: _("Choose between one and seven tiles to swap."),
     # The site (games.models.GameError and the forms).
     "game_moved_on": _("The game moved on: your opponent played first. Have a look and try again."),
+    "already_moved": _(
+        "You already moved in this game from another tab or window (or this was sent twice). "
+        "Here is the game as it is now."
+    ),
+    "missing_version": _("This page is out of date. Reload it and try again."),
+    "not_due": _("The time for this turn has not run out yet."),
+    "already_dealt": _("The tiles of this game are already dealt."),
+    "not_allowed": _("That is not allowed."),
     "not_a_player": _("Only the players of this game can do that."),
     "not_started": _("The game has not started yet."),
     "declined": _("This game was declined."),

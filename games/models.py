@@ -10,8 +10,10 @@ module does persistence, permissions and time.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -25,9 +27,25 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from engine import actions as engine_actions
+from engine import errors
 from engine.errors import GAME_OVER
 from engine.lexicon import Lexicon
-from games import realtime
+from games import realtime, rules
+from games.actions import (
+    SYSTEM,
+    Accept,
+    Action,
+    Deal,
+    Decline,
+    EngineAction,
+    Exchange,
+    Pass,
+    Play,
+    Resign,
+    Timeout,
+    actor_user_id,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -45,8 +63,77 @@ class GameError(Exception):
 class GameMovedOn(GameError):
     """The client acted on an old version of the game: someone else moved first."""
 
+    def __init__(self, code: str = "game_moved_on") -> None:
+        super().__init__(code)
+
+
+class AlreadyMoved(GameMovedOn):
+    """The client acted on an old version because the same player already acted from
+    another tab or window (or a retry carried a new id): not the opponent's doing."""
+
     def __init__(self) -> None:
-        super().__init__("game_moved_on")
+        super().__init__("already_moved")
+
+
+#: Refusal codes that are the engine's own (raised as ``IllegalMove`` like the engine would).
+ENGINE_REFUSALS = frozenset({errors.NOT_YOUR_TURN, errors.GAME_OVER})
+
+
+def refused(code: str) -> Exception:
+    """The exception for a refusal ``code`` from the rule table."""
+    if code in ENGINE_REFUSALS:
+        return engine.IllegalMove(code, error_text(code))
+    return GameError(code)
+
+
+def error_text(code: str) -> str:
+    return {errors.NOT_YOUR_TURN: "It is not your turn.", errors.GAME_OVER: "The game is over."}.get(
+        code, code
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """What follow-up work needs to know about a committed change (plain values: it is
+    read after the commit, outside the lock)."""
+
+    game_id: int
+    version: int
+    status: str
+    turn_deadline: datetime | None
+    computer_to_move: bool
+
+    @classmethod
+    def of(cls, game: Game) -> Transition:
+        return cls(
+            game_id=game.pk,
+            version=game.version,
+            status=game.status,
+            turn_deadline=game.turn_deadline,
+            computer_to_move=game.computer_seat_to_move() is not None,
+        )
+
+
+logger = logging.getLogger(__name__)
+_after_commit_hooks: list[Callable[[Transition], None]] = []
+
+
+def register_after_commit(hook: Callable[[Transition], None]) -> None:
+    """Run ``hook`` after every committed change of a game (``games.tasks`` registers the
+    scheduling of follow-up work here from ``GamesConfig.ready``: models never import
+    tasks, which import models)."""
+    if hook not in _after_commit_hooks:
+        _after_commit_hooks.append(hook)
+
+
+def run_after_commit_hooks(transition: Transition) -> None:
+    """Called on commit. A failing hook is logged: the change itself is committed and
+    the player's answer must not turn into an error page."""
+    for hook in _after_commit_hooks:
+        try:
+            hook(transition)
+        except Exception:
+            logger.exception("follow-up of game %s version %s failed", transition.game_id, transition.version)
 
 
 def lexicon_for(language: str, version: int | None = None) -> Lexicon:
@@ -258,138 +345,200 @@ class Game(models.Model):
             rack=state.racks[seat],
         )
 
-    # ----- state changes (each: one transaction, the row locked) ---------------
+    # ----- the rule table ---------------------------------------------------------
 
-    def play(
+    def allowed_actions(self, actor: Any, *, now: datetime | None = None) -> frozenset[str]:
+        """The action kinds ``actor`` may take now (``games.rules``): what ``act`` checks,
+        and where the page's "may I play / resign / accept / cancel" flags come from."""
+        return rules.allowed_actions(self, actor, now or timezone.now())
+
+    # ----- the one transition path ------------------------------------------------
+
+    def act(
         self,
-        user: Any,
-        placements: list[engine.Placement],
+        actor: Any,
+        action: Action,
         *,
-        version: int | None = None,
+        version: int | None,
         action_id: str = "",
-    ) -> Move:
-        """Play tiles for ``user``. Opens a transaction, locks the game row, checks the
-        version, calls ``engine.play`` with the game's lexicon, saves, records the Move
-        and broadcasts on commit. Raises ``IllegalMove`` or ``GameError`` (nothing saved)."""
+        now: datetime | None = None,
+    ) -> GameAction:
+        """Apply ``action`` for ``actor`` (a user, ``SYSTEM`` or ``Computer(seat)``): the
+        only way a game changes. Opens a transaction and, in this order:
 
-        def act(game: Game, state: engine.GameState, seat: int) -> tuple[engine.Played, int | None]:
-            lexicon = game.lexicon()
-            return engine.play(state, seat, placements, lexicon), lexicon_version(lexicon)
+        1. locks the game row (``select_for_update``; on SQLite the IMMEDIATE transaction
+           serialises writers). Any user row is locked after it, never before;
+        2. a known ``action_id`` returns the record of what it did the first time;
+        3. a missing or stale ``version`` is refused (``GameMovedOn``, or
+           ``AlreadyMoved`` when the actor's own action from elsewhere moved it on);
+        4. the rule table (``games.rules``) says whether this actor may act now;
+        5. the action is applied (the engine checks its own rules);
+        6. the game is saved with ``version + 1`` and the action recorded;
+        7. the broadcast, the turn clock and any computer turn are registered to run on
+           commit (:meth:`_after_commit`).
 
-        return self._act(user, act, version=version, action_id=action_id)
-
-    def exchange(self, user: Any, tiles: str, *, version: int | None = None, action_id: str = "") -> Move:
-        """Exchange ``tiles`` (rack letters, ``?`` for a blank). Locks like :meth:`play`;
-        the bag is shuffled with an RNG derived from the seed and the move number."""
-
-        def act(game: Game, state: engine.GameState, seat: int) -> tuple[engine.Played, int | None]:
-            rng = rng_for(game.seed, "exchange", state.moves_played)
-            return engine.exchange(state, seat, list(tiles), rng), None
-
-        return self._act(user, act, version=version, action_id=action_id)
-
-    def pass_turn(self, user: Any, *, version: int | None = None, action_id: str = "") -> Move:
-        """Pass. Locks like :meth:`play`."""
-        return self._act(
-            user,
-            lambda game, state, seat: (engine.pass_turn(state, seat), None),
-            version=version,
-            action_id=action_id,
-        )
-
-    def resign(self, user: Any, *, version: int | None = None, action_id: str = "") -> Move:
-        """Resign (allowed on either player's turn). Locks like :meth:`play`."""
-        return self._act(
-            user,
-            lambda game, state, seat: (engine.resign(state, seat), None),
-            version=version,
-            action_id=action_id,
-        )
-
-    def timeout(self, *, now: datetime | None = None) -> Move | None:
-        """End the game because the player to move let their deadline pass. Locks the
-        row and re-checks the deadline under the lock, so a move made meanwhile wins;
-        returns None when there was nothing to do."""
+        Raises ``GameError`` or ``IllegalMove`` with nothing saved. Updates ``self``.
+        """
         now = now or timezone.now()
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
-            if game.status != Game.Status.ACTIVE or game.turn_deadline is None or game.turn_deadline > now:
-                return None
-            assert game.turn_seat is not None
-            state = game.state_obj()
-            played = engine.timeout(state, game.turn_seat)
-            move = game._commit(
-                played, user=game.seat_user(game.turn_seat), action_id="", dictionary_version=None
+            if action_id and (done := game.actions.filter(action_id=action_id).first()) is not None:
+                self._reload(game)
+                return done
+            if version is None:
+                raise GameError("missing_version")
+            if version != game.version:
+                raise game._stale(actor, version)
+            if code := rules.refusal(game, actor, action.kind, now):
+                raise refused(code)
+            move = game._apply(actor, action, now)
+            game.version += 1
+            game.save()
+            record = GameAction.objects.create(
+                game=game,
+                version=game.version,
+                kind=action.kind,
+                user_id=actor_user_id(actor),
+                seat=rules.actor_seat(game, actor),
+                action_id=action_id,
+                move=move,
             )
+            game._after_commit()
         self._reload(game)
+        return record
+
+    # One line each on top of ``act`` (for views, tasks and tests).
+
+    def play(
+        self, user: Any, placements: list[engine.Placement], *, version: int | None, action_id: str = ""
+    ) -> Move:
+        return self._move(self.act(user, Play.of(placements), version=version, action_id=action_id))
+
+    def exchange(self, user: Any, tiles: str, *, version: int | None, action_id: str = "") -> Move:
+        return self._move(self.act(user, Exchange.of(tiles), version=version, action_id=action_id))
+
+    def pass_turn(self, user: Any, *, version: int | None, action_id: str = "") -> Move:
+        return self._move(self.act(user, Pass(), version=version, action_id=action_id))
+
+    def resign(self, user: Any, *, version: int | None, action_id: str = "") -> Move:
+        return self._move(self.act(user, Resign(), version=version, action_id=action_id))
+
+    def accept(self, user: Any, *, version: int | None, action_id: str = "") -> None:
+        self.act(user, Accept(), version=version, action_id=action_id)
+
+    def decline(self, user: Any, *, version: int | None, action_id: str = "") -> None:
+        self.act(user, Decline(), version=version, action_id=action_id)
+
+    def timeout(self, *, now: datetime | None = None, version: int | None = None) -> Move | None:
+        """Time out the player to move if their deadline has passed at ``now`` and the
+        game is still at ``version`` (default: the version this copy was read at).
+        Returns None when there was nothing to do (a move was made meanwhile)."""
+        try:
+            record = self.act(
+                SYSTEM,
+                Timeout(),
+                version=self.version if version is None else version,
+                now=now,
+            )
+        except (GameError, engine.IllegalMove):
+            return None
+        return record.move
+
+    @staticmethod
+    def _move(record: GameAction) -> Move:
+        assert record.move is not None, "an engine action records a move"
+        return record.move
+
+    # ----- applying each action (called by ``act`` with the row locked) -----------
+
+    def _apply(self, actor: Any, action: Action, now: datetime) -> Move | None:
+        match action:
+            case Deal():
+                self._deal(action)
+            case Accept():
+                self._accept(actor)
+            case Decline():
+                self.status = Game.Status.DECLINED
+                self.turn_seat = None
+                self.turn_deadline = None
+            case _:
+                return self._apply_engine(actor, action, now)
+        return None
+
+    def _apply_engine(self, actor: Any, action: EngineAction, now: datetime) -> Move:
+        state = self.state_obj()
+        seat = state.turn if isinstance(action, Timeout) else rules.actor_seat(self, actor)
+        assert seat is not None, "the rule table lets only seated actors play"
+        lexicon = self.lexicon() if isinstance(action, Play) else None
+        played = engine_actions.apply(
+            state,
+            seat,
+            action,
+            lexicon=lexicon if lexicon is not None else frozenset(),
+            rng=rng_for(self.seed, "exchange", state.moves_played),
+        )
+        move = Move.record(
+            self,
+            played,
+            user=self.seat_user(seat),
+            dictionary_version=lexicon_version(lexicon) if lexicon is not None else None,
+        )
+        for s in self.seat_list():
+            if s.score != played.state.scores[s.index]:
+                s.score = played.state.scores[s.index]
+                s.save(update_fields=["score"])
+        self.state = played.state.to_dict()
+        if played.state.over:
+            end = played.state.end
+            assert end is not None
+            self.status = Game.Status.FINISHED
+            self.end_reason = end.reason
+            self.winner_seat = end.winner
+            self.final_scores = list(end.final_scores)
+            self.finished_at = now
+            self.turn_seat = None
+            self.turn_deadline = None
+        else:
+            self._start_turn_clock(played.state, now)
         return move
 
-    def play_computer(self, decision: dict[str, Any], *, version: int) -> Move | None:
-        """Apply the computer's ``decision`` (from ``games.thinking.think``) if the game is
-        still at ``version`` with a computer to move. Locks the row like :meth:`play`.
-        Returns None when the game moved on meanwhile (a duplicate or stale job)."""
-        with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
-            seat = game.computer_seat_to_move()
-            if game.version != version or seat is None:
-                return None
-            state = game.state_obj()
-            lexicon_used: int | None = None
-            kind = decision["kind"]
-            if kind == "play":
-                lexicon = game.lexicon()
-                lexicon_used = lexicon_version(lexicon)
-                placements = [engine.Placement.from_dict(p) for p in decision["placements"]]
-                played = engine.play(state, seat.index, placements, lexicon)
-            elif kind == "exchange":
-                rng = rng_for(game.seed, "exchange", state.moves_played)
-                played = engine.exchange(state, seat.index, list(decision["tiles"]), rng)
-            else:
-                played = engine.pass_turn(state, seat.index)
-            move = game._commit(played, user=None, action_id="", dictionary_version=lexicon_used)
-        self._reload(game)
-        return move
+    def _deal(self, action: Deal) -> None:
+        users = get_user_model().objects.in_bulk([p for p in action.players if isinstance(p, int)])
+        players = [p if isinstance(p, str) else users[p] for p in action.players]
+        create_seats(self, players)
+        state = engine.new_game(self.language, rng_for(self.seed, "deal"))
+        self.state = state.to_dict()
+        self.first_player = None if isinstance(players[0], str) else players[0]
+        self.status = Game.Status.ACTIVE if action.start else Game.Status.INVITED
+        if action.start:
+            self._start_turn_clock(state, timezone.now())
 
-    def accept(self, user: Any) -> None:
-        """The invited friend accepts: the game starts. Locks the row; broadcasts on commit.
-        Raises ``GameError`` if ``user`` is not the invitee of a pending invitation or has
-        reached the active-games limit."""
-        with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
-            invitee = game.invitee
-            if game.status != Game.Status.INVITED or invitee is None or invitee.pk != user.pk:
-                raise GameError("not_invited")
-            # Two invitations accepted at once must not both pass the limit.
-            lock_user(user)
-            limit = settings.MAX_ACTIVE_GAMES
-            if Game.objects.active_for(user).exclude(pk=game.pk).count() >= limit:
-                raise GameError("too_many_games")
-            game.status = Game.Status.ACTIVE
-            game._start_turn_clock(game.state_obj())
-            game.version += 1
-            game.save()
-            realtime.game_changed(game.pk, game.version, player_ids=game.player_ids())
-        self._reload(game)
+    def _accept(self, user: Any) -> None:
+        # Two invitations accepted at once must not both pass the limit (user row after
+        # the game row: the lock order everywhere).
+        lock_user(user)
+        if Game.objects.active_for(user).exclude(pk=self.pk).count() >= settings.MAX_ACTIVE_GAMES:
+            raise GameError("too_many_games")
+        self.status = Game.Status.ACTIVE
+        self._start_turn_clock(self.state_obj(), timezone.now())
 
-    def decline(self, user: Any) -> None:
-        """The invitee declines an invitation, or its creator withdraws it or their open
-        seek. Locks the row; broadcasts on commit. Raises ``GameError`` otherwise."""
-        with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
-            invitee = game.invitee
-            may = (
-                game.status == Game.Status.INVITED
-                and user.pk in {game.created_by_id, getattr(invitee, "pk", None)}
-            ) or (game.status == Game.Status.OPEN and user.pk == game.created_by_id)
-            if not may:
-                raise GameError("not_invited")
-            game.status = Game.Status.DECLINED
-            game.turn_seat = None
-            game.turn_deadline = None
-            game.version += 1
-            game.save()
-            realtime.game_changed(game.pk, game.version, player_ids=game.player_ids())
-        self._reload(game)
+    def _stale(self, actor: Any, version: int) -> GameMovedOn:
+        """The refusal for a client at an old ``version``: did this actor's own action
+        (another tab, a retry with a new id) move the game on, or someone else's?"""
+        first = self.actions.filter(version__gt=version).order_by("version").first()
+        user_id = actor_user_id(actor)
+        if first is not None and user_id is not None and first.user_id == user_id:
+            return AlreadyMoved()
+        return GameMovedOn()
+
+    def _after_commit(self) -> None:
+        """Register, in one place, what follows a change once it is committed: the
+        broadcast to every screen, then the follow-up work (turn deadline and reminder,
+        a computer turn, what a finished game sets off) through the hook that
+        ``games.tasks`` registers (``games.apps``)."""
+        realtime.game_changed(self.pk, self.version, player_ids=self.player_ids())
+        snapshot = Transition.of(self)
+        transaction.on_commit(lambda: run_after_commit_hooks(snapshot))
 
     def post_chat(self, user: Any, text: str) -> ChatMessage:
         """A seated player says something. One insert, broadcast on commit; the game row
@@ -401,21 +550,30 @@ class Game(models.Model):
             realtime.chat_posted(self.pk, message.pk)
         return message
 
-    def send_turn_reminder(self, *, now: datetime | None = None) -> bool:
+    def send_turn_reminder(self, *, version: int, now: datetime | None = None) -> bool:
         """E-mail the player to move that their time runs out within a day, once per turn.
-        Locks the row and re-checks under the lock; the mail is sent inside the
-        transaction so that a failed send leaves the reminder due for the next run."""
+
+        Bookkeeping beside the game, not a change of it (the version stays, so nobody's
+        page goes stale): one conditional UPDATE claims the reminder for ``version``
+        only if the game is still there and none was sent, and the mail goes out in the
+        same transaction, so a failed send leaves the reminder due for the next try."""
         now = now or timezone.now()
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
-            if not game.due_for_reminder(now):
+            claimed = Game.objects.filter(
+                pk=self.pk,
+                version=version,
+                status=Game.Status.ACTIVE,
+                reminder_sent_at__isnull=True,
+                turn_deadline__gt=now,
+                turn_deadline__lte=now + timedelta(days=1),
+            ).update(reminder_sent_at=now)
+            if not claimed:
                 return False
+            game = Game.objects.prefetch_related("seats__user").get(pk=self.pk)
             assert game.turn_seat is not None
+            assert game.turn_deadline is not None
             user = game.seat_user(game.turn_seat)
-            game.reminder_sent_at = now
-            game.save(update_fields=["reminder_sent_at", "updated_at"])
             if user is not None and user.email:
-                assert game.turn_deadline is not None
                 send_mail(
                     subject=gettext("Your turn in Wordgame game #%(id)s") % {"id": game.pk},
                     message=gettext(
@@ -437,7 +595,7 @@ class Game(models.Model):
             and now < self.turn_deadline <= now + timedelta(days=1)
         )
 
-    # ----- helpers for the methods above (call with the row locked) ------------
+    # ----- helpers (call with the row locked) -------------------------------------
 
     def seat_user(self, index: int) -> Any:
         for seat in self.seat_list():
@@ -445,80 +603,13 @@ class Game(models.Model):
                 return seat.user
         return None
 
-    def _act(
-        self,
-        user: Any,
-        action: Callable[[Game, engine.GameState, int], tuple[engine.Played, int | None]],
-        *,
-        version: int | None,
-        action_id: str,
-    ) -> Move:
-        """The shared body of a player's action. Opens a transaction and locks the row.
-
-        Order matters: a repeated ``action_id`` returns the Move it already made (even
-        though its version is now stale), then the version is checked, then who may act.
-        """
-        with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
-            if action_id and (done := game.moves.filter(action_id=action_id).first()) is not None:
-                self._reload(game)
-                return done
-            if version is not None and version != game.version:
-                raise GameMovedOn()
-            seat = game.seat_of(user)
-            if seat is None:
-                raise GameError("not_a_player")
-            if game.status in (Game.Status.INVITED, Game.Status.OPEN):
-                raise GameError("not_started")
-            if game.status == Game.Status.DECLINED:
-                raise GameError("declined")
-            played, dictionary_version = action(game, game.state_obj(), seat)
-            move = game._commit(played, user=user, action_id=action_id, dictionary_version=dictionary_version)
-        self._reload(game)
-        return move
-
-    def _commit(
-        self, played: engine.Played, *, user: Any, action_id: str, dictionary_version: int | None
-    ) -> Move:
-        """Save the engine's new state, record the move, schedule the broadcast and, when
-        a computer is to move next, its reply. Call inside a transaction with the row locked."""
-        state = played.state
-        move = Move.record(
-            self, played, user=user, action_id=action_id, dictionary_version=dictionary_version
-        )
-        for seat in self.seat_list():
-            if seat.score != state.scores[seat.index]:
-                seat.score = state.scores[seat.index]
-                seat.save(update_fields=["score"])
-        self.state = state.to_dict()
-        self.version += 1
-        if state.over:
-            assert state.end is not None
-            self.status = Game.Status.FINISHED
-            self.end_reason = state.end.reason
-            self.winner_seat = state.end.winner
-            self.final_scores = list(state.end.final_scores)
-            self.finished_at = timezone.now()
-            self.turn_seat = None
-            self.turn_deadline = None
-        else:
-            self._start_turn_clock(state)
-        self.save()
-        realtime.game_changed(self.pk, self.version, player_ids=self.player_ids())
-        if self.computer_seat_to_move() is not None:
-            from games import computer  # computer imports models: import here, not at the top
-
-            game_id, version = self.pk, self.version
-            transaction.on_commit(lambda: computer.schedule(game_id, version))
-        return move
-
-    def _start_turn_clock(self, state: engine.GameState) -> None:
+    def _start_turn_clock(self, state: engine.GameState, now: datetime) -> None:
         self.turn_seat = state.turn
         self.reminder_sent_at = None
         if self.computer_seat_to_move() is not None:
             self.turn_deadline = None
         else:
-            self.turn_deadline = timezone.now() + timedelta(days=self.inactivity_days)
+            self.turn_deadline = now + timedelta(days=self.inactivity_days)
 
     def _reload(self, fresh: Game) -> None:
         """Copy a locked, saved copy's fields onto ``self`` so callers see the new state."""
@@ -606,9 +697,6 @@ class Move(models.Model):
     engine_record = models.JSONField(_("engine record"), default=dict)
     # The dictionary version a play's words were checked against (None: not a play).
     dictionary_version = models.PositiveIntegerField(_("dictionary version"), null=True, blank=True)
-    # Client-generated id of the POST that made this move: a retried POST finds it and is
-    # not applied twice.
-    action_id = models.CharField(_("action id"), max_length=64, blank=True)
     created_at = models.DateTimeField(_("played at"), auto_now_add=True)
 
     class Meta:
@@ -617,18 +705,13 @@ class Move(models.Model):
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="games_move_unique_number"),
-            models.UniqueConstraint(
-                fields=["game", "action_id"], condition=~Q(action_id=""), name="games_move_unique_action"
-            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.number} {self.kind} {self.score}"
 
     @classmethod
-    def record(
-        cls, game: Game, played: engine.Played, *, user: Any, action_id: str, dictionary_version: int | None
-    ) -> Move:
+    def record(cls, game: Game, played: engine.Played, *, user: Any, dictionary_version: int | None) -> Move:
         """Insert the row for ``played`` (call inside the locked transaction)."""
         rec = played.record
         return cls.objects.create(
@@ -647,11 +730,44 @@ class Move(models.Model):
             exchanged="".join(rec.exchanged),
             engine_record=rec.to_dict(),
             dictionary_version=dictionary_version,
-            action_id=action_id,
         )
 
     def record_obj(self) -> engine.MoveRecord:
         return engine.MoveRecord.from_dict(self.engine_record)
+
+
+class GameAction(models.Model):
+    """Every action applied to a game, in order: who (a user; none for the system or the
+    computer), which kind, the version it produced, the client's ``action_id`` (a
+    repeated id is answered with this record instead of acting twice) and the Move it
+    made, if it made one."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField(_("version after"))
+    kind = models.CharField(_("kind"), max_length=16)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    seat = models.SmallIntegerField(_("seat"), null=True, blank=True)
+    action_id = models.CharField(_("action id"), max_length=64, blank=True)
+    move = models.OneToOneField(
+        "Move", on_delete=models.CASCADE, null=True, blank=True, related_name="action"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game action")
+        verbose_name_plural = _("game actions")
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="games_action_unique_version"),
+            models.UniqueConstraint(
+                fields=["game", "action_id"], condition=~Q(action_id=""), name="games_action_unique_id"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.version} {self.kind}"
 
 
 class ChatMessage(models.Model):

@@ -190,6 +190,7 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
     moves = list(game.moves.all())
     end = state.end if state is not None else None
     is_my_turn = active and is_player and game.turn_seat == viewer_seat
+    allowed = game.allowed_actions(viewer)
     names = [s.display_name for s in seats]
 
     seat_items = []
@@ -233,13 +234,11 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
         "is_player": is_player,
         "is_spectator": not is_player,
         "is_my_turn": is_my_turn,
-        "can_act": is_my_turn,
-        "can_resign": active and is_player,
-        "can_accept": game.status == Game.Status.INVITED
-        and is_player
-        and getattr(viewer, "pk", None) != game.created_by_id,
-        "can_cancel": game.status in (Game.Status.INVITED, Game.Status.OPEN)
-        and getattr(viewer, "pk", None) == game.created_by_id,
+        # From the rule table Game.act checks: the page offers exactly what would be accepted.
+        "can_act": "play" in allowed,
+        "can_resign": "resign" in allowed,
+        "can_accept": "accept" in allowed,
+        "can_cancel": "decline" in allowed and getattr(viewer, "pk", None) == game.created_by_id,
         "can_chat": is_player,
         "can_rematch": over and is_player,
         "gcg_available": over,
@@ -373,6 +372,7 @@ def lobby_item(game: Game, user: Any) -> dict[str, Any]:
         "result": result,
         "updated_at": game.updated_at,
         "deadline": game.turn_deadline,
+        "version": game.version,
     }
 
 

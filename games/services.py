@@ -14,7 +14,8 @@ from django.utils import timezone
 
 import engine
 from games import realtime
-from games.models import Game, GameError, Move, Seat, create_seats, lock_user, rng_for
+from games.actions import SYSTEM, Deal
+from games.models import Game, GameError, Move, Seat, lock_user, rng_for
 
 
 def inactivity_days(mode: str) -> int:
@@ -59,13 +60,13 @@ def start_game(
             if opponent is None or opponent.pk == creator.pk:
                 raise GameError("bad_opponent")
             game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public)
-            _deal(game, [creator, opponent], first=first, status=Game.Status.INVITED)
+            _deal(game, [creator, opponent], first=first, start=False)
             realtime.lobby_changed([opponent.pk, creator.pk])
         elif mode == Game.Mode.COMPUTER:
             if level not in Seat.Level.values:
                 raise GameError("bad_level")
             game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public)
-            _deal(game, [creator, level], first=first, status=Game.Status.ACTIVE)
+            _deal(game, [creator, level], first=first, start=True)
             realtime.lobby_changed([creator.pk])
         elif mode == Game.Mode.RANDOM:
             game = _join_or_open_seek(creator, language, public=public)
@@ -96,27 +97,15 @@ def _new_game(
     )
 
 
-def _deal(game: Game, players: list[Any], *, first: int | None, status: str) -> None:
-    """Seat ``players`` (the creator first in the list), deal the tiles and set the
-    status. The engine always starts seat 0, so whoever moves first gets seat 0."""
+def _deal(game: Game, players: list[Any], *, first: int | None, start: bool) -> None:
+    """Seat ``players`` (the creator first in the list) and deal, through the game's one
+    transition path (``Deal``). The engine always starts seat 0, so whoever moves first
+    gets seat 0; by default the game's seed decides who that is."""
     if first is None:
         first = rng_for(game.seed, "first").randrange(2)
     ordered = players if first == 0 else list(reversed(players))
-    create_seats(game, ordered)
-    state = engine.new_game(game.language, rng_for(game.seed, "deal"))
-    game.state = state.to_dict()
-    game.first_player = None if isinstance(ordered[0], str) else ordered[0]
-    game.status = status
-    if status == Game.Status.ACTIVE:
-        game._start_turn_clock(state)
-    game.version += 1
-    game.save()
-    realtime.game_changed(game.pk, game.version, player_ids=game.player_ids())
-    if status == Game.Status.ACTIVE and game.computer_seat_to_move() is not None:
-        from games import computer
-
-        game_id, version = game.pk, game.version
-        transaction.on_commit(lambda: computer.schedule(game_id, version))
+    seats = tuple(p if isinstance(p, str) else p.pk for p in ordered)
+    game.act(SYSTEM, Deal(players=seats, start=start), version=game.version)
 
 
 #: The first key of the advisory locks that serialise seek matching (one per language).
@@ -158,7 +147,7 @@ def _join_or_open_seek(creator: Any, language: str, *, public: bool = True) -> G
     )
     if seek is None:
         return _new_game(creator, Game.Mode.RANDOM, language, status=Game.Status.OPEN, public=public)
-    _deal(seek, [seek.created_by, creator], first=None, status=Game.Status.ACTIVE)
+    _deal(seek, [seek.created_by, creator], first=None, start=True)
     return seek
 
 
@@ -215,15 +204,18 @@ class ExpiryReport:
 
 def expire_games(*, now: datetime | None = None) -> ExpiryReport:
     """Time out every player whose turn deadline has passed (``engine.timeout``: a loss),
-    then remind, once per turn, every player with a day or less left. Each game is
-    handled by its own locked model method, so a move made meanwhile wins."""
+    then remind, once per turn, every player with a day or less left. Each game goes
+    through its own locked, version-checked path, so a move made meanwhile wins. The
+    deadline tasks (``games.tasks``) do this game by game at each deadline; this sweep
+    catches whatever they missed (a task lost with a database restored from backup, or
+    games older than the task queue)."""
     now = now or timezone.now()
     report = ExpiryReport()
     for game in Game.objects.due_for_timeout(now).prefetch_related("seats__user"):
         if game.timeout(now=now) is not None:
             report.timed_out.append(game.pk)
     for game in Game.objects.due_for_reminder(now).prefetch_related("seats__user"):
-        if game.send_turn_reminder(now=now):
+        if game.send_turn_reminder(version=game.version, now=now):
             report.reminded.append(game.pk)
     return report
 

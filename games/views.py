@@ -18,7 +18,8 @@ from django_htmx.http import HttpResponseClientRedirect
 import engine
 from engine.gcg import GameRecord, export_gcg
 from games import rendering, services
-from games.forms import MAX_TILES_LENGTH, ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm
+from games.actions import Accept, Action, Decline, Pass, Resign
+from games.forms import MAX_TILES_LENGTH, ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm, TilesForm
 from games.messages import error_message
 from games.models import Game, GameError, GameMovedOn
 
@@ -70,14 +71,15 @@ def refused(request: AuthedRequest, game: Game, errors: list[str], *, pending: s
 
 
 def act(
-    request: AuthedRequest, game: Game, action: Callable[[], object], *, pending: str = ""
+    request: AuthedRequest, game: Game, action: Action, form: ActionForm, *, pending: str = ""
 ) -> HttpResponse:
-    """Run one game action and answer per the contract (§3): the snapshot when it was
-    applied (or was a repeat), the move panel with the error when it was refused, the
-    snapshot with "the game moved on" when the client's version was stale."""
+    """Apply ``action`` through ``Game.act`` and answer per the contract (§3): the
+    snapshot when it was applied (or was a repeat), the move panel with the error when
+    it was refused, the snapshot with "the game moved on" (or "you already moved") when
+    the client's version was stale."""
     errors: list[str] = []
     try:
-        action()
+        game.act(request.user, action, **form.action_fields())
     except GameMovedOn as exc:
         errors = [error_message(exc.code)]
     except engine.IllegalMove as exc:
@@ -92,13 +94,6 @@ def act(
     return HttpResponse(
         rendering.fragments(game, request.user, request=request, form_errors=errors, pending=pending)
     )
-
-
-def action_fields(form: ActionForm) -> dict[str, Any]:
-    return {
-        "version": form.cleaned_data.get("version"),
-        "action_id": form.cleaned_data.get("action_id") or "",
-    }
 
 
 def pending_tiles(request: AuthedRequest) -> str:
@@ -169,7 +164,7 @@ def fragments(request: AuthedRequest, game: Game) -> HttpResponse:
 @login_required
 @game_view(seated=True)
 def preview(request: AuthedRequest, game: Game) -> HttpResponse:
-    form = MoveForm(request.POST)
+    form = TilesForm(request.POST)
     pending = pending_tiles(request)
     try:
         if not form.is_valid():
@@ -191,12 +186,7 @@ def play(request: AuthedRequest, game: Game) -> HttpResponse:
     pending = pending_tiles(request)
     if not form.is_valid():
         return refused(request, game, form_errors(form), pending=pending)
-    return act(
-        request,
-        game,
-        lambda: game.play(request.user, form.placements(), **action_fields(form)),
-        pending=pending,
-    )
+    return act(request, game, form.action(), form, pending=pending)
 
 
 @require_POST
@@ -206,11 +196,7 @@ def exchange(request: AuthedRequest, game: Game) -> HttpResponse:
     form = ExchangeForm(request.POST)
     if not form.is_valid():
         return refused(request, game, form_errors(form))
-    return act(
-        request,
-        game,
-        lambda: game.exchange(request.user, form.cleaned_data["exchange"], **action_fields(form)),
-    )
+    return act(request, game, form.action(), form)
 
 
 @require_POST
@@ -220,7 +206,7 @@ def pass_turn(request: AuthedRequest, game: Game) -> HttpResponse:
     form = ActionForm(request.POST)
     if not form.is_valid():
         return refused(request, game, form_errors(form))
-    return act(request, game, lambda: game.pass_turn(request.user, **action_fields(form)))
+    return act(request, game, Pass(), form)
 
 
 @require_http_methods(["GET", "POST"])
@@ -237,19 +223,24 @@ def resign(request: AuthedRequest, game: Game) -> HttpResponse:
         if request.htmx and request.method == "POST":
             return HttpResponseBadRequest(error_message("confirm_resign"))
         return render(request, "games/resign.html", rendering.game_context(game, request.user))
-    return act(request, game, lambda: game.resign(request.user, **action_fields(form)))
+    return act(request, game, Resign(), form)
 
 
 @require_POST
 @login_required
 @game_view(seated=True)
 def accept(request: AuthedRequest, game: Game) -> HttpResponse:
+    form = ActionForm(request.POST)
     if request.POST.get("from") != "lobby":
-        return act(request, game, lambda: game.accept(request.user))
+        if not form.is_valid():
+            return refused(request, game, form_errors(form))
+        return act(request, game, Accept(), form)
     # From the lobby (whose pushed rows carry no CSRF token, so it posts with htmx):
     # open the game, or go back to the lobby with the reason.
     try:
-        game.accept(request.user)
+        if not form.is_valid():
+            raise GameError("missing_version")
+        game.act(request.user, Accept(), **form.action_fields())
     except GameError as exc:
         messages.error(request, error_message(exc.code))
         return redirect_to(request, reverse("games:lobby"))
@@ -260,8 +251,11 @@ def accept(request: AuthedRequest, game: Game) -> HttpResponse:
 @login_required
 @game_view(seated=False)
 def decline(request: AuthedRequest, game: Game) -> HttpResponse:
+    form = ActionForm(request.POST)
     try:
-        game.decline(request.user)
+        if not form.is_valid():
+            raise GameError("missing_version")
+        game.act(request.user, Decline(), **form.action_fields())
     except GameError as exc:
         return HttpResponseForbidden(error_message(exc.code))
     return redirect_to(request, reverse("games:lobby"))

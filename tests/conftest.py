@@ -21,6 +21,9 @@ import pytest
 from tests.factories import make_user
 
 PURE_DIRS = ("engine", "lexicons")
+IMMEDIATE_TASKS = {
+    "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["default"]}
+}
 
 
 def require_services() -> bool:
@@ -67,6 +70,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(autouse=True)
 def _fast_settings(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Tasks run at once in the process that enqueues them (a computer's reply is there
+    # when the move that handed it the turn returns); tests of the real queue and its
+    # workers switch to the database backend themselves.
+    settings.TASKS = IMMEDIATE_TASKS
     if not os.environ.get("REDIS_URL"):
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

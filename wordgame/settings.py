@@ -96,6 +96,8 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "django_htmx",
+    "django_tasks",
+    "django_tasks_db",
     "accounts",
     "dictionaries",
     "games",
@@ -206,9 +208,30 @@ LEXICON_DIR = Path(os.environ.get("LEXICON_DIR", BASE_DIR / "fixtures" / "lexico
 MAX_ACTIVE_GAMES = env_int("MAX_ACTIVE_GAMES", 40)
 INACTIVITY_DAYS_RANDOM = env_int("INACTIVITY_DAYS_RANDOM", 5)
 INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
-COMPUTER_WORKERS = env_int("COMPUTER_WORKERS", 1)
-# Tests only: think in the calling thread instead of the process pool.
-COMPUTER_SYNC = env_bool("COMPUTER_SYNC", False)
+
+# Background work (games/tasks.py): Django's task framework, tasks stored in the database
+# and run by `manage.py db_worker` (as many workers, on as many machines, as needed).
+# TASKS_BACKEND=immediate runs each task at once in the process that enqueues it (tests).
+TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database")
+if TASKS_BACKEND not in {"database", "immediate"}:
+    raise ImproperlyConfigured("TASKS_BACKEND must be 'database' or 'immediate'")
+TASKS = {
+    "default": {
+        "BACKEND": (
+            "django_tasks_db.DatabaseBackend"
+            if TASKS_BACKEND == "database"
+            else "django_tasks.backends.immediate.ImmediateBackend"
+        ),
+        "QUEUES": ["default"],
+    }
+}
+# Seconds after which a computer turn not played yet is enqueued again (its worker may
+# have been killed mid-thought; the game's version makes a duplicate harmless).
+COMPUTER_WATCHDOG_SECONDS = env_int("COMPUTER_WATCHDOG_SECONDS", 30)
+# The least time the computer takes to answer (a human-looking pause); 0: at once.
+COMPUTER_MIN_THINK_SECONDS = env_int("COMPUTER_MIN_THINK_SECONDS", 0)
+# How often the safety-net sweep (lapsed deadlines, reminders, stuck computer turns) runs.
+SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 900)
 
 # Mail (turn reminders). Development prints mail to the console; production sets SMTP.
 EMAIL_BACKEND = os.environ.get(

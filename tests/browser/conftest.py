@@ -184,8 +184,8 @@ def open_page(browser: Any, server_url: str, live_db: None) -> Iterator[Any]:
 @pytest.fixture
 def live_db(transactional_db: None, settings: Any) -> None:
     """Committed data the server process can read; the test process thinks for the
-    computer synchronously when its own setup hands the computer a turn."""
-    settings.COMPUTER_SYNC = True
+    computer synchronously when its own setup hands the computer a turn (the immediate
+    task backend of tests/conftest.py)."""
 
 
 def in_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -18,3 +18,6 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.MD5PasswordHasher",
 ]
+# The server runs its tasks (the computer's replies) at once, in the request's thread:
+# these tests drive pages, not the task queue (tests/games/test_tasks.py does that).
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["default"]}}

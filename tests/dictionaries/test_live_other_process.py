@@ -108,7 +108,7 @@ deadline = time.monotonic() + 20
 while time.monotonic() < deadline:
     game = Game.objects.get(pk=game_id)
     try:
-        move = game.play(ana, tiles)
+        move = game.play(ana, tiles, version=game.version)
     except IllegalMove as exc:
         if refused is None:
             refused = exc.code

@@ -19,7 +19,6 @@ from tests.games.helpers import lexicon, make_game
 def _small_lexicon(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
     words = lexicon()
     monkeypatch.setattr(models, "lexicon_for", lambda language, version=None: words)
-    settings.COMPUTER_SYNC = True
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 

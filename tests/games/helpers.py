@@ -83,7 +83,7 @@ def make_game(
 ) -> Game:
     """An active friend game, ``creator`` in seat 0 to move first."""
     game = start_game(creator=creator, mode=Game.Mode.FRIEND, language=language, opponent=opponent, first=0)
-    game.accept(opponent)
+    game.accept(opponent, version=game.version)
     if racks is not None:
         set_racks(game, racks)
     game.refresh_from_db()
@@ -106,3 +106,8 @@ def tiles(*placements: tuple[int, int, str]) -> str:
 
 
 CAT_AT_CENTRE = [engine.Placement(7, 7, "C"), engine.Placement(7, 8, "A"), engine.Placement(7, 9, "T")]
+
+
+def at_version(game: Game, **data: Any) -> dict[str, Any]:
+    """POST data carrying the game's current version, as every page form does."""
+    return {"version": Game.objects.get(pk=game.pk).version, **data}

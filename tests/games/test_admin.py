@@ -20,7 +20,7 @@ def admin_client(client: Client, db: None) -> Client:
 
 @pytest.mark.django_db
 def test_admin_pages_show_games_moves_and_chat(admin_client: Client, ana: Any, game_ana_ben: Game) -> None:
-    game_ana_ben.play(ana, CAT_AT_CENTRE)
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
     game_ana_ben.post_chat(ana, "hello")
     move = Move.objects.get()
     message = ChatMessage.objects.get()
@@ -44,9 +44,9 @@ def test_admin_cannot_edit_engine_state(admin_client: Client, game_ana_ben: Game
 
 @pytest.mark.django_db
 def test_word_usage_counter_counts_finished_games(ana: Any, ben: Any, game_ana_ben: Game) -> None:
-    game_ana_ben.play(ana, CAT_AT_CENTRE)
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
     assert word_usage_count("en", "CAT") == 0  # not finished yet
-    game_ana_ben.resign(ben)
+    game_ana_ben.resign(ben, version=game_ana_ben.version)
     assert word_usage_count("en", "CAT") == 1
     assert word_usage_count("en", "CA") == 0
     assert word_usage_count("fr", "CAT") == 0
@@ -60,7 +60,7 @@ def test_admin_hides_racks_and_bag_while_the_game_is_on(
 
     set_racks(game_ana_ben, ("JQXZKVW", "CATSEOD"))
     game_ana_ben.refresh_from_db()
-    game_ana_ben.pass_turn(ana)
+    game_ana_ben.pass_turn(ana, version=game_ana_ben.version)
     move = Move.objects.get()
     game_page = admin_client.get(reverse("admin:games_game_change", args=[game_ana_ben.pk])).text
     move_page = admin_client.get(reverse("admin:games_move_change", args=[move.pk])).text
@@ -68,5 +68,5 @@ def test_admin_hides_racks_and_bag_while_the_game_is_on(
         assert "JQXZKVW" not in page
         assert "CATSEOD" not in page
         assert "hidden while the game is on" in page
-    game_ana_ben.resign(ben)
+    game_ana_ben.resign(ben, version=game_ana_ben.version)
     assert "JQXZKVW" in admin_client.get(reverse("admin:games_move_change", args=[move.pk])).text

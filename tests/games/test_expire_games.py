@@ -32,7 +32,7 @@ def test_deadline_is_five_days_random_eleven_friend(
 def test_a_move_restarts_the_clock(ana: Any, game_ana_ben: Game) -> None:
     Game.objects.filter(pk=game_ana_ben.pk).update(turn_deadline=timezone.now() + timedelta(hours=1))
     game = Game.objects.get(pk=game_ana_ben.pk)
-    game.play(ana, CAT_AT_CENTRE)
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
     assert game.turn_deadline is not None
     assert game.turn_deadline > timezone.now() + timedelta(days=10)
 
@@ -76,7 +76,7 @@ def test_lapsed_turn_times_out_player_to_move(game_ana_ben: Game) -> None:
 @pytest.mark.django_db
 def test_a_move_made_before_the_sweep_wins(ana: Any, game_ana_ben: Game) -> None:
     now = timezone.now()
-    game_ana_ben.play(ana, CAT_AT_CENTRE)  # a fresh deadline for ben
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)  # a fresh deadline for ben
     assert game_ana_ben.timeout(now=now) is None
     assert Game.objects.get(pk=game_ana_ben.pk).status == Game.Status.ACTIVE
 

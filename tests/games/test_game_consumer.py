@@ -76,7 +76,7 @@ async def test_snapshot_then_push_after_a_move_rack_only_to_owner(ana: Any, ben:
         assert 'id="chat"' not in snapshots["cleo"]
         assert all('hx-swap-oob="true"' in html for html in snapshots.values())
 
-        await sync_to_async(game.play)(ana, CAT_AT_CENTRE)
+        await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
         pushes = {name: await c.receive_from(timeout=3) for name, c in sockets.items()}
         for name, html in pushes.items():
             assert f'data-version="{game.version}"' in html, name
@@ -134,38 +134,12 @@ async def test_lobby_updates_when_a_game_changes(ana: Any, ben: Any) -> None:
         assert connected
         first = await communicator.receive_from(timeout=3)
         assert 'id="lobby-games"' in first
-        await sync_to_async(game.play)(ana, CAT_AT_CENTRE)
+        await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
         pushed = await communicator.receive_from(timeout=3)
         assert 'id="lobby-games"' in pushed
         assert f"/games/{game.pk}/" in pushed
     finally:
         await communicator.disconnect()
-
-
-@pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("close_db_connection")
-async def test_reconnecting_socket_after_restart_resumes_computer_turn(
-    ana: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import games.apps
-    from games import computer
-    from games.models import Move
-    from tests.games.helpers import make_computer_game
-
-    # As if the server stopped mid-thought: the computer is to move and nobody thinks.
-    schedule = computer.schedule
-    monkeypatch.setattr(computer, "schedule", lambda game_id, version: None)
-    game = await sync_to_async(make_computer_game)(ana, level="easy", first=1, racks=("DOGSEAT", "CATSEOD"))
-    monkeypatch.setattr(computer, "schedule", schedule)
-    assert not await Move.objects.filter(game=game).aexists()
-    # A fresh server process: nothing resumed yet, and no HTTP request comes first.
-    monkeypatch.setattr(games.apps, "_resumed", False)
-    communicator, connected = await connect(f"/ws/games/{game.pk}/", ana)
-    assert connected
-    await communicator.receive_from(timeout=5)
-    await communicator.disconnect()
-    assert await Move.objects.filter(game=game).acount() == 1
 
 
 @pytest.mark.asyncio

@@ -16,8 +16,8 @@ HX = {"HX-Request": "true"}
 
 @pytest.fixture
 def finished(game_ana_ben: Game, ana: Any, ben: Any) -> Game:
-    game_ana_ben.play(ana, CAT_AT_CENTRE)
-    game_ana_ben.resign(ben)
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
+    game_ana_ben.resign(ben, version=game_ana_ben.version)
     return Game.objects.get(pk=game_ana_ben.pk)
 
 
@@ -108,7 +108,7 @@ def test_replay_steps_through_moves_with_racks_after_the_end(
 
 @pytest.mark.django_db
 def test_replay_hides_racks_while_game_is_on(client: Client, cleo: Any, game_ana_ben: Game, ana: Any) -> None:
-    game_ana_ben.play(ana, CAT_AT_CENTRE)
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
     client.force_login(cleo)
     response = client.get(reverse("games:replay", args=[game_ana_ben.pk]), {"move": 0})
     assert response.status_code == 200

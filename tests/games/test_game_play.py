@@ -5,7 +5,8 @@ from typing import Any
 import pytest
 
 import engine
-from games.models import Game, GameError, GameMovedOn, Move
+from games.actions import Accept
+from games.models import AlreadyMoved, Game, GameError, GameMovedOn, Move
 from tests.games.helpers import CAT_AT_CENTRE
 
 
@@ -28,7 +29,9 @@ def test_play_scores_saves_state_and_records_move(game_ana_ben: Game, ana: Any) 
 def test_play_out_of_turn_raises_and_changes_nothing(game_ana_ben: Game, ben: Any) -> None:
     before = game_ana_ben.version
     with pytest.raises(engine.IllegalMove) as exc:
-        game_ana_ben.play(ben, [engine.Placement(7, 7, "Z"), engine.Placement(7, 8, "A")])
+        game_ana_ben.play(
+            ben, [engine.Placement(7, 7, "Z"), engine.Placement(7, 8, "A")], version=game_ana_ben.version
+        )
     assert exc.value.code == "not_your_turn"
     assert Game.objects.get(pk=game_ana_ben.pk).version == before
     assert not Move.objects.exists()
@@ -53,13 +56,13 @@ def test_repeated_action_id_is_applied_once(game_ana_ben: Game, ana: Any) -> Non
 @pytest.mark.django_db
 def test_outsider_cannot_act(game_ana_ben: Game, cleo: Any) -> None:
     with pytest.raises(GameError) as exc:
-        game_ana_ben.pass_turn(cleo)
+        game_ana_ben.pass_turn(cleo, version=game_ana_ben.version)
     assert exc.value.code == "not_a_player"
 
 
 @pytest.mark.django_db
 def test_resign_on_opponents_turn_ends_game(game_ana_ben: Game, ben: Any) -> None:
-    game_ana_ben.resign(ben)
+    game_ana_ben.resign(ben, version=game_ana_ben.version)
     game = Game.objects.get(pk=game_ana_ben.pk)
     assert game.status == Game.Status.FINISHED
     assert game.end_reason == "resign"
@@ -69,7 +72,7 @@ def test_resign_on_opponents_turn_ends_game(game_ana_ben: Game, ben: Any) -> Non
 
 @pytest.mark.django_db
 def test_exchange_is_deterministic_from_seed(game_ana_ben: Game, ana: Any) -> None:
-    game_ana_ben.exchange(ana, "CAT")
+    game_ana_ben.exchange(ana, "CAT", version=game_ana_ben.version)
     after = Game.objects.get(pk=game_ana_ben.pk).state_obj()
     assert sorted(after.racks[0]) != sorted("CATSEOD") or after.racks[0] != "CATSEOD"
     assert len(after.racks[0]) == 7
@@ -84,3 +87,54 @@ def test_chat_is_for_players_only(game_ana_ben: Game, ana: Any, cleo: Any) -> No
     assert message.text == "hello"
     with pytest.raises(GameError):
         game_ana_ben.post_chat(cleo, "hi")
+
+
+@pytest.mark.django_db
+def test_stale_version_after_own_move_says_already_moved(game_ana_ben: Game, ana: Any, ben: Any) -> None:
+    version = game_ana_ben.version
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=version, action_id="tab-1")
+    # The same player's second tab (another action id) at the old version.
+    with pytest.raises(AlreadyMoved):
+        Game.objects.get(pk=game_ana_ben.pk).pass_turn(ana, version=version, action_id="tab-2")
+    # ben, behind by ana's move, is told that the game moved on: someone else moved.
+    with pytest.raises(GameMovedOn) as exc:
+        Game.objects.get(pk=game_ana_ben.pk).resign(ben, version=version)
+    assert exc.value.code == "game_moved_on"
+    assert Move.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_missing_version_is_refused_and_changes_nothing(game_ana_ben: Game, ana: Any) -> None:
+    with pytest.raises(GameError) as exc:
+        game_ana_ben.play(ana, CAT_AT_CENTRE, version=None)
+    assert exc.value.code == "missing_version"
+    assert Game.objects.get(pk=game_ana_ben.pk).version == game_ana_ben.version
+    assert not Move.objects.exists()
+
+
+@pytest.mark.django_db
+def test_every_action_is_recorded_with_its_id(ana: Any, ben: Any) -> None:
+    from games.models import GameAction
+    from games.services import start_game
+
+    game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    game.accept(ben, version=game.version, action_id="accept-1")
+    game.pass_turn(game.seat_user(game.turn_seat or 0), version=game.version, action_id="pass-1")
+    records = list(GameAction.objects.filter(game=game).values_list("version", "kind", "action_id"))
+    assert records == [(1, "deal", ""), (2, "accept", "accept-1"), (3, "pass", "pass-1")]
+    # A repeated accept answers with what it did the first time.
+    assert Game.objects.get(pk=game.pk).act(ben, Accept(), version=1, action_id="accept-1").version == 2
+
+
+@pytest.mark.django_db
+def test_page_flags_come_from_the_rule_table(game_ana_ben: Game, ana: Any, ben: Any, cleo: Any) -> None:
+    from games.rendering import game_context
+
+    assert game_ana_ben.allowed_actions(ana) == {"play", "exchange", "pass", "resign"}
+    assert game_ana_ben.allowed_actions(ben) == {"resign"}
+    assert game_ana_ben.allowed_actions(cleo) == frozenset()
+    for user in (ana, ben, cleo):
+        context = game_context(game_ana_ben, user)
+        allowed = game_ana_ben.allowed_actions(user)
+        assert context["can_act"] == ("play" in allowed)
+        assert context["can_resign"] == ("resign" in allowed)

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.models import Game, Move
 from games.services import start_game
-from tests.games.helpers import CAT_AT_CENTRE, tiles
+from tests.games.helpers import CAT_AT_CENTRE, at_version, tiles
 
 HX = {"HX-Request": "true"}
 CAT = tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))
@@ -135,7 +135,7 @@ def test_post_with_the_pages_csrf_token_is_accepted(ana: Any, game_ana_ben: Game
 def test_actions_on_a_finished_game_say_it_is_over_and_change_nothing(
     ana: Any, ben: Any, game_ana_ben: Game
 ) -> None:
-    game_ana_ben.resign(ben)
+    game_ana_ben.resign(ben, version=game_ana_ben.version)
     client = signed_in(ana)
     before = snapshot(game_ana_ben)
     for name in ("play", "exchange", "pass", "resign"):
@@ -152,7 +152,11 @@ def test_actions_on_a_finished_game_say_it_is_over_and_change_nothing(
 def test_resigning_twice_records_one_resignation(ana: Any, ben: Any, game_ana_ben: Game) -> None:
     client = signed_in(ben)
     for action_id in ("first", "second"):
-        client.post(url("resign", game_ana_ben), {"confirm": "yes", "action_id": action_id}, headers=HX)
+        client.post(
+            url("resign", game_ana_ben),
+            at_version(game_ana_ben, confirm="yes", action_id=action_id),
+            headers=HX,
+        )
     assert list(Move.objects.filter(game=game_ana_ben).values_list("kind", flat=True)) == ["resign"]
     game_ana_ben.refresh_from_db()
     assert game_ana_ben.winner_seat == 0
@@ -163,30 +167,39 @@ def test_nobody_but_the_invitee_can_accept_an_invitation(ana: Any, ben: Any, cle
     game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
     before = snapshot(game)
     # The outsider cannot even see a private invitation; the creator cannot accept it.
-    assert signed_in(cleo).post(url("accept", game), headers=HX).status_code == 404
-    assert signed_in(cleo).post(url("decline", game), headers=HX).status_code == 404
-    response = signed_in(ana).post(url("accept", game), follow=True)
+    assert signed_in(cleo).post(url("accept", game), at_version(game), headers=HX).status_code == 404
+    assert signed_in(cleo).post(url("decline", game), at_version(game), headers=HX).status_code == 404
+    response = signed_in(ana).post(url("accept", game), at_version(game), follow=True)
     assert "This invitation is not for you" in response.text
     assert snapshot(game) == before
-    signed_in(ben).post(url("accept", game), headers=HX)
+    signed_in(ben).post(url("accept", game), at_version(game), headers=HX)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     # Accepting again, or declining a game that has started, changes nothing.
     again = snapshot(game)
-    assert "This invitation is not for you" in signed_in(ben).post(url("accept", game), follow=True).text
-    assert signed_in(ben).post(url("decline", game), headers=HX).status_code == 403
-    assert signed_in(ana).post(url("decline", game), headers=HX).status_code == 403
+    assert (
+        "This invitation is not for you"
+        in signed_in(ben).post(url("accept", game), at_version(game), follow=True).text
+    )
+    assert signed_in(ben).post(url("decline", game), at_version(game), headers=HX).status_code == 403
+    assert signed_in(ana).post(url("decline", game), at_version(game), headers=HX).status_code == 403
     assert snapshot(game) == again
 
 
 @pytest.mark.django_db
 def test_a_declined_invitation_cannot_be_accepted_or_played(ana: Any, ben: Any) -> None:
     game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
-    game.decline(ben)
+    game.decline(ben, version=game.version)
     before = snapshot(game)
-    assert "This invitation is not for you" in signed_in(ben).post(url("accept", game), follow=True).text
-    assert "This game was declined." in signed_in(ben).post(url("pass", game), follow=True).text
-    assert signed_in(ana).post(url("decline", game), headers=HX).status_code == 403
+    assert (
+        "This invitation is not for you"
+        in signed_in(ben).post(url("accept", game), at_version(game), follow=True).text
+    )
+    assert (
+        "This game was declined."
+        in signed_in(ben).post(url("pass", game), at_version(game), follow=True).text
+    )
+    assert signed_in(ana).post(url("decline", game), at_version(game), headers=HX).status_code == 403
     assert snapshot(game) == before
 
 
@@ -201,7 +214,7 @@ def test_rematch_of_a_game_still_on_says_so(ana: Any, game_ana_ben: Game) -> Non
 
 @pytest.mark.django_db
 def test_rematch_by_a_spectator_is_refused(ana: Any, ben: Any, cleo: Any, game_ana_ben: Game) -> None:
-    game_ana_ben.resign(ben)
+    game_ana_ben.resign(ben, version=game_ana_ben.version)
     response = signed_in(cleo).post(url("rematch", game_ana_ben), headers=HX)
     assert response.status_code == 403
     assert not Game.objects.filter(rematch_of=game_ana_ben).exists()
@@ -209,7 +222,7 @@ def test_rematch_by_a_spectator_is_refused(ana: Any, ben: Any, cleo: Any, game_a
 
 @pytest.mark.django_db
 def test_rematch_asked_by_both_players_gives_one_game(ana: Any, ben: Any, game_ana_ben: Game) -> None:
-    game_ana_ben.resign(ben)
+    game_ana_ben.resign(ben, version=game_ana_ben.version)
     first = signed_in(ana).post(url("rematch", game_ana_ben))
     second = signed_in(ben).post(url("rematch", game_ana_ben))
     assert first.status_code == second.status_code == 302
@@ -231,7 +244,7 @@ def test_player_cannot_act_out_of_turn_with_any_action(ben: Any, game_ana_ben: G
 
 @pytest.mark.django_db
 def test_admin_is_for_staff_with_permissions_only(ana: Any, mia: Any, game_ana_ben: Game) -> None:
-    game_ana_ben.play(ana, CAT_AT_CENTRE)
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
     pages = [
         reverse("admin:games_game_change", args=[game_ana_ben.pk]),
         reverse("admin:games_move_changelist"),

@@ -7,14 +7,14 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, Move
-from tests.games.helpers import tiles
+from tests.games.helpers import at_version, tiles
 
 HX = {"HX-Request": "true"}
 CAT = tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))
 
 
 def post(client: Client, name: str, game: Game, data: dict[str, Any] | None = None) -> Any:
-    return client.post(reverse(f"games:{name}", args=[game.pk]), data or {}, headers=HX)
+    return client.post(reverse(f"games:{name}", args=[game.pk]), at_version(game, **(data or {})), headers=HX)
 
 
 @pytest.mark.django_db
@@ -163,7 +163,9 @@ def test_resign_needs_confirmation(client: Client, ana: Any, game_ana_ben: Game)
 @pytest.mark.django_db
 def test_non_htmx_post_redirects_with_message(client: Client, ben: Any, game_ana_ben: Game) -> None:
     client.force_login(ben)
-    response = client.post(reverse("games:pass", args=[game_ana_ben.pk]), {}, follow=True)
+    response = client.post(
+        reverse("games:pass", args=[game_ana_ben.pk]), at_version(game_ana_ben), follow=True
+    )
     assert response.redirect_chain[-1][0] == reverse("games:detail", args=[game_ana_ben.pk])
     assert "not your turn" in response.text.lower()
 

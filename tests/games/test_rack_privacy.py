@@ -118,7 +118,7 @@ async def test_websocket_messages_never_carry_the_opponents_rack(ana: Any, ben: 
             sockets[name], connected = await connect(f"/ws/games/{game.pk}/", user)
             assert connected
             received[name].append(await sockets[name].receive_from(timeout=3))
-        await sync_to_async(game.play)(ana, CAT_AT_CENTRE)
+        await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
         await sync_to_async(game.post_chat)(ana, "your move")
         for name, socket in sockets.items():
             received[name].append(await socket.receive_from(timeout=3))
@@ -185,7 +185,7 @@ def test_which_tiles_were_swapped_stays_with_the_swapper(ana: Any, ben: Any, cle
     found = {name: swap_leaks(text, game) for name, text in payloads.items()}
     assert {name: hits for name, hits in found.items() if hits} == {}
     # Once the game is over the record is public: the same search finds the swap.
-    game.resign(ben)
+    game.resign(ben, version=game.version)
     assert "JQXZ" in http_payloads(clients["cleo"], game)["gcg"]
 
 
@@ -220,7 +220,7 @@ def test_invited_and_declined_games_keep_racks_private(ana: Any, ben: Any) -> No
     ana_client = Client()
     ana_client.force_login(ana)
     invited = http_payloads(ana_client, game)
-    game.decline(ben)
+    game.decline(ben, version=game.version)
     declined = http_payloads(ana_client, game)
     assert declined["gcg"] == "The game record can be downloaded once the game is over."
     found = {

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from games.models import Game, GameError
 from games.services import rematch, start_game
+from tests.games.helpers import at_version
 
 HX = {"HX-Request": "true"}
 
@@ -17,7 +18,7 @@ def test_friend_invitation_then_accept_starts_game(ana: Any, ben: Any) -> None:
     game = start_game(creator=ana, mode="friend", language="fr", opponent=ben)
     assert game.status == Game.Status.INVITED
     assert game.turn_deadline is None
-    game.accept(ben)
+    game.accept(ben, version=game.version)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert game.inactivity_days == 11
@@ -31,18 +32,18 @@ def test_only_invitee_can_accept(ana: Any, ben: Any, cleo: Any) -> None:
     game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
     for user in (ana, cleo):
         with pytest.raises(GameError):
-            game.accept(user)
+            game.accept(user, version=game.version)
 
 
 @pytest.mark.django_db
 def test_decline_and_cancel(ana: Any, ben: Any) -> None:
     declined = start_game(creator=ana, mode="friend", language="en", opponent=ben)
-    declined.decline(ben)
+    declined.decline(ben, version=declined.version)
     cancelled = start_game(creator=ana, mode="friend", language="en", opponent=ben)
-    cancelled.decline(ana)
+    cancelled.decline(ana, version=cancelled.version)
     assert {declined.status, cancelled.status} == {Game.Status.DECLINED}
     with pytest.raises(GameError):
-        declined.accept(ben)
+        declined.accept(ben, version=declined.version)
 
 
 @pytest.mark.django_db
@@ -100,7 +101,7 @@ def test_invitee_at_limit_cannot_accept(ana: Any, ben: Any, cleo: Any, settings:
     start_game(creator=ben, mode="computer", language="en", level="easy")
     game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
     with pytest.raises(GameError) as exc:
-        game.accept(ben)
+        game.accept(ben, version=game.version)
     assert exc.value.code == "too_many_games"
 
 
@@ -142,9 +143,9 @@ def test_lobby_splits_your_turn_their_turn_and_invitations(
     client: Client, ana: Any, ben: Any, cleo: Any
 ) -> None:
     mine = start_game(creator=ana, mode="friend", language="en", opponent=ben, first=0)
-    mine.accept(ben)
+    mine.accept(ben, version=mine.version)
     theirs = start_game(creator=ana, mode="friend", language="en", opponent=cleo, first=1)
-    theirs.accept(cleo)
+    theirs.accept(cleo, version=theirs.version)
     start_game(creator=ben, mode="friend", language="en", opponent=ana)
     from games.rendering import lobby_context
 
@@ -159,13 +160,15 @@ def test_lobby_splits_your_turn_their_turn_and_invitations(
 def test_accept_and_decline_views(client: Client, ana: Any, ben: Any, cleo: Any) -> None:
     game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
     client.force_login(cleo)
-    assert client.post(reverse("games:accept", args=[game.pk]), headers=HX).status_code == 404
+    assert (
+        client.post(reverse("games:accept", args=[game.pk]), at_version(game), headers=HX).status_code == 404
+    )
     client.force_login(ben)
-    response = client.post(reverse("games:accept", args=[game.pk]), headers=HX)
+    response = client.post(reverse("games:accept", args=[game.pk]), at_version(game), headers=HX)
     assert 'id="board"' in response.text
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
     other = start_game(creator=ana, mode="friend", language="en", opponent=ben)
-    response = client.post(reverse("games:decline", args=[other.pk]), headers=HX)
+    response = client.post(reverse("games:decline", args=[other.pk]), at_version(other), headers=HX)
     assert response["HX-Redirect"] == reverse("games:lobby")
     assert Game.objects.get(pk=other.pk).status == Game.Status.DECLINED
 
@@ -193,7 +196,7 @@ def test_pages_render_for_seek_invitation_and_spectator(
     page = client.get(reverse("games:detail", args=[invitation.pk]))
     assert page.context["can_accept"]
     assert reverse("games:accept", args=[invitation.pk]) in page.text
-    invitation.accept(ben)
+    invitation.accept(ben, version=invitation.version)
     client.force_login(cleo)
     watching = client.get(reverse("games:detail", args=[invitation.pk]))
     assert watching.context["is_spectator"]
@@ -209,7 +212,7 @@ def test_refused_accept_over_htmx_shows_why_in_the_move_panel(
     start_game(creator=ben, mode="computer", language="en", level="easy")
     game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
     client.force_login(ben)
-    response = client.post(reverse("games:accept", args=[game.pk]), headers=HX)
+    response = client.post(reverse("games:accept", args=[game.pk]), at_version(game), headers=HX)
     assert response.status_code == 200
     assert 'id="move-panel"' in response.text
     assert 'class="form-errors notice" role="alert"' in response.text
@@ -232,7 +235,7 @@ def test_creator_chooses_whether_others_may_watch(client: Client, ana: Any, cleo
     assert watcher.get(reverse("games:detail", args=[private.pk])).status_code == 404
     assert watcher.get(reverse("games:detail", args=[public.pk])).status_code == 200
     # A rematch keeps the setting.
-    private.resign(ana)
+    private.resign(ana, version=private.version)
     assert not rematch(game=private, user=ana).is_public
 
 
@@ -253,7 +256,7 @@ def test_accept_from_the_lobby_goes_to_the_game_and_pushed_rows_post_with_htmx(
     token = csrf_client.cookies["csrftoken"].value
     response = csrf_client.post(
         reverse("games:accept", args=[game.pk]),
-        {"from": "lobby"},
+        at_version(game, **{"from": "lobby"}),
         headers={**HX, "X-CSRFToken": token},
     )
     assert response.status_code == 200

@@ -1,0 +1,98 @@
+"""Every change a game can go through, as a frozen value, and who can be its actor.
+
+The engine's five actions (``engine.actions``: ``Play``, ``Exchange``, ``Pass``,
+``Resign``, ``Timeout``) change the engine state; the site's own actions here change
+the game around it: ``Deal`` seats the players and deals the tiles (an invitation or a
+started game), ``Accept`` starts an invitation, ``Decline`` ends an invitation or a
+seek. ``Game.act`` applies any of them on one locked, version-checked path.
+
+Actors: a user; :data:`SYSTEM` for what no person does (the first deal, a lapsed
+deadline); :class:`Computer` for a computer seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.actions import ENGINE_ACTION_KINDS, EngineAction, Exchange, Pass, Play, Resign, Timeout
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Seat ``players`` in order (a user id, or a computer level string), deal the tiles,
+    and open the game as an invitation (``start=False``) or start it (``start=True``)."""
+
+    players: tuple[int | str, ...]
+    start: bool
+    kind: ClassVar[str] = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """The invited friend accepts: the game starts."""
+
+    kind: ClassVar[str] = "accept"
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """The invitee declines an invitation, or its creator withdraws it or their seek."""
+
+    kind: ClassVar[str] = "decline"
+
+
+SiteAction = Deal | Accept | Decline
+Action = EngineAction | SiteAction
+
+SITE_ACTION_KINDS: tuple[str, ...] = (Deal.kind, Accept.kind, Decline.kind)
+ACTION_KINDS: tuple[str, ...] = ENGINE_ACTION_KINDS + SITE_ACTION_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class System:
+    """No person: the first deal, a lapsed deadline."""
+
+    def __str__(self) -> str:
+        return "system"
+
+
+SYSTEM = System()
+
+
+@dataclass(frozen=True, slots=True)
+class Computer:
+    """The computer player in seat ``seat``."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"computer (seat {self.seat})"
+
+
+def actor_user_id(actor: Any) -> int | None:
+    """The user behind ``actor``, or None for the system and the computer."""
+    if isinstance(actor, System | Computer):
+        return None
+    return actor.pk if getattr(actor, "is_authenticated", False) else None
+
+
+__all__ = [
+    "ACTION_KINDS",
+    "SITE_ACTION_KINDS",
+    "SYSTEM",
+    "Accept",
+    "Action",
+    "Computer",
+    "Deal",
+    "Decline",
+    "EngineAction",
+    "Exchange",
+    "Pass",
+    "Play",
+    "Resign",
+    "SiteAction",
+    "System",
+    "Timeout",
+    "actor_user_id",
+]

@@ -1,0 +1,131 @@
+"""Who may take which action on a game, now: the one rule table.
+
+``Game.act`` asks :func:`refusal` before it applies anything, and the page's "may I
+play / resign / accept / cancel" flags come from :func:`allowed_actions` on the same
+table, so the two can never disagree. A rule returns None (allowed) or the code of
+the refusal (``games.messages`` has the sentence for each; ``not_your_turn`` and
+``game_over`` are the engine's own codes).
+
+The game is passed in, never imported (``games.models`` imports this module). The
+engine still checks its own rules (tiles, words, bag) when the action is applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from engine import errors
+from games.actions import ACTION_KINDS, Computer, System
+
+# Game statuses, as stored (``Game.Status``).
+INVITED, OPEN, ACTIVE, FINISHED, DECLINED = "invited", "open", "active", "finished", "declined"
+
+Rule = Callable[[Any, Any, "int | None", datetime], "str | None"]
+
+
+def actor_seat(game: Any, actor: Any) -> int | None:
+    """The seat ``actor`` plays in ``game``: a user's own seat, the computer's seat if it
+    really is a computer seat, None for the system or an outsider."""
+    if isinstance(actor, System):
+        return None
+    if isinstance(actor, Computer):
+        seat = next((s for s in game.seat_list() if s.index == actor.seat), None)
+        return actor.seat if seat is not None and seat.is_computer else None
+    seat_of: int | None = game.seat_of(actor)
+    return seat_of
+
+
+def _not_on(game: Any) -> str | None:
+    """Why nothing can be played in this game now, if anything."""
+    if game.status in (INVITED, OPEN):
+        return "not_started"
+    if game.status == DECLINED:
+        return "declined"
+    if game.status == FINISHED:
+        return errors.GAME_OVER
+    return None
+
+
+def _on_turn(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+    """Play, exchange, pass: a seated player (or the computer) whose turn it is."""
+    if seat is None:
+        return "not_a_player"
+    if refused := _not_on(game):
+        return refused
+    return None if game.turn_seat == seat else errors.NOT_YOUR_TURN
+
+
+def _resign(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+    """Resign: a seated player, on either player's turn, while the game is on."""
+    if seat is None or isinstance(actor, Computer):
+        return "not_a_player"
+    return _not_on(game)
+
+
+def _timeout(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+    """A lapsed deadline: only the system, only once the deadline has passed."""
+    if not isinstance(actor, System):
+        return "not_allowed"
+    if refused := _not_on(game):
+        return refused
+    if game.turn_deadline is None or game.turn_deadline > now:
+        return "not_due"
+    return None
+
+
+def _deal(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+    """The first deal: only the system, only on a game nobody has been dealt yet."""
+    if not isinstance(actor, System):
+        return "not_allowed"
+    if game.state or game.status not in (INVITED, OPEN):
+        return "already_dealt"
+    return None
+
+
+def _accept(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+    """Accept: the invitee of a pending invitation (not its creator)."""
+    user_id = getattr(actor, "pk", None)
+    if game.status != INVITED or seat is None or user_id is None or user_id == game.created_by_id:
+        return "not_invited"
+    return None
+
+
+def _decline(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+    """Decline: either side of a pending invitation, or the creator of an open seek."""
+    user_id = getattr(actor, "pk", None)
+    if user_id is None:
+        return "not_invited"
+    if game.status == INVITED and (seat is not None or user_id == game.created_by_id):
+        return None
+    if game.status == OPEN and user_id == game.created_by_id:
+        return None
+    return "not_invited"
+
+
+RULES: dict[str, Rule] = {
+    "play": _on_turn,
+    "exchange": _on_turn,
+    "pass": _on_turn,
+    "resign": _resign,
+    "timeout": _timeout,
+    "deal": _deal,
+    "accept": _accept,
+    "decline": _decline,
+}
+assert set(RULES) == set(ACTION_KINDS), "every action kind has exactly one rule"
+
+
+def refusal(game: Any, actor: Any, kind: str, now: datetime) -> str | None:
+    """Why ``actor`` may not take an action of ``kind`` on ``game`` now, or None."""
+    rule = RULES.get(kind)
+    if rule is None:
+        return "not_allowed"
+    return rule(game, actor, actor_seat(game, actor), now)
+
+
+def allowed_actions(game: Any, actor: Any, now: datetime) -> frozenset[str]:
+    """Every action kind ``actor`` may take on ``game`` now."""
+    seat = actor_seat(game, actor)
+    return frozenset(kind for kind, rule in RULES.items() if rule(game, actor, seat, now) is None)

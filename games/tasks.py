@@ -1,0 +1,151 @@
+"""Background work on Django's task framework (``django-tasks``, stored in the database
+by ``django-tasks-db``, run by ``manage.py db_worker`` on any number of machines).
+
+Every task takes ids and the game ``version`` it was scheduled for, re-reads the
+database and goes through ``Game.act``, the game's one locked, version-checked path:
+a task run twice, late, or after the game moved on changes nothing.
+
+- :func:`computer_turn`: the computer's move, enqueued when a change leaves a computer
+  seat to move. A :func:`computer_watchdog` is deferred beside it: a worker killed in
+  mid-thought leaves its task marked running for ever, so the watchdog enqueues the turn
+  again if the game has not moved (the version and the turn's ``action_id`` make a
+  duplicate harmless).
+- :func:`turn_deadline` and :func:`turn_reminder`: deferred to the deadline and to a day
+  before it; they do nothing if the game moved on meanwhile.
+- :func:`sweep`: the safety net, re-enqueuing itself every ``SWEEP_INTERVAL_SECONDS``
+  (the framework has no periodic scheduler): lapsed deadlines and due reminders that no
+  task handled, computer turns left waiting.
+
+:func:`schedule_followups` is what ``Game.act`` runs on commit (registered in
+``GamesConfig.ready``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from django_tasks import task
+from django_tasks.base import Task, TaskResultStatus
+
+from games import computer
+from games.actions import Computer
+from games.models import Game, GameMovedOn, Transition
+from games.services import expire_games
+
+logger = logging.getLogger(__name__)
+
+
+def enqueue(task_: Task[Any, Any], *args: Any, at: datetime | None = None) -> bool:
+    """Enqueue ``task_`` now, or to run after ``at``. A backend that cannot defer (the
+    immediate backend some tests use) runs only what is due now; returns whether it was
+    enqueued."""
+    if at is not None and at > timezone.now():
+        if not task_.get_backend().supports_defer:
+            return False
+        task_.using(run_after=at).enqueue(*args)
+        return True
+    task_.enqueue(*args)
+    return True
+
+
+def schedule_followups(transition: Transition) -> None:
+    """After a committed change: the computer's turn (with its watchdog), or the turn's
+    deadline and reminder."""
+    if transition.computer_to_move:
+        enqueue(computer_turn, transition.game_id, transition.version)
+        watchdog_at = timezone.now() + timedelta(seconds=settings.COMPUTER_WATCHDOG_SECONDS)
+        enqueue(computer_watchdog, transition.game_id, transition.version, at=watchdog_at)
+    elif transition.status == Game.Status.ACTIVE and transition.turn_deadline is not None:
+        deadline = transition.turn_deadline
+        enqueue(turn_deadline, transition.game_id, transition.version, at=deadline)
+        enqueue(turn_reminder, transition.game_id, transition.version, at=deadline - timedelta(days=1))
+
+
+def _game_at(game_id: int, version: int) -> Game | None:
+    game = Game.objects.filter(pk=game_id, version=version).prefetch_related("seats__user").first()
+    return game
+
+
+@task()
+def computer_turn(game_id: int, version: int) -> bool:
+    """Think and play the computer's move in ``game_id`` at ``version``; False when the
+    game moved on (a duplicate, a late watchdog) or has no computer to move."""
+    game = _game_at(game_id, version)
+    seat = game.computer_seat_to_move() if game is not None else None
+    if game is None or seat is None:
+        return False
+    started = time.monotonic()
+    action = computer.decide(game, seat)
+    # A human-looking pause, when configured (0 by default): never slower than that.
+    rest = settings.COMPUTER_MIN_THINK_SECONDS - (time.monotonic() - started)
+    if rest > 0:
+        time.sleep(rest)
+    try:
+        record = game.act(Computer(seat.index), action, version=version, action_id=f"computer:{version}")
+    except GameMovedOn:
+        return False
+    return record.version == version + 1
+
+
+@task()
+def computer_watchdog(game_id: int, version: int) -> bool:
+    """If the computer's turn at ``version`` has still not been played, enqueue it again
+    (its worker may have been killed), with a new watchdog after it."""
+    game = _game_at(game_id, version)
+    if game is None or game.computer_seat_to_move() is None:
+        return False
+    logger.warning("computer turn in game %s at version %s not played yet: enqueued again", game_id, version)
+    schedule_followups(Transition.of(game))
+    return True
+
+
+@task()
+def turn_deadline(game_id: int, version: int) -> bool:
+    """Time the player to move out if the game is still at ``version`` and the deadline
+    has passed."""
+    game = _game_at(game_id, version)
+    return game is not None and game.timeout(version=version) is not None
+
+
+@task()
+def turn_reminder(game_id: int, version: int) -> bool:
+    """Remind the player to move, once per turn, if the game is still at ``version``."""
+    game = _game_at(game_id, version)
+    return game is not None and game.send_turn_reminder(version=version)
+
+
+@task()
+def sweep() -> dict[str, list[int]]:
+    """The safety net: time out and remind what no deadline task handled, enqueue
+    computer turns left waiting longer than the watchdog allows, then enqueue the next
+    sweep unless another one is already waiting."""
+    report = expire_games()
+    stuck_before = timezone.now() - timedelta(seconds=settings.COMPUTER_WATCHDOG_SECONDS)
+    stuck = list(
+        Game.objects.computer_to_move().filter(updated_at__lte=stuck_before).values_list("pk", "version")
+    )
+    for game_id, version in stuck:
+        enqueue(computer_turn, game_id, version)
+    ensure_sweep()
+    return {"timed_out": report.timed_out, "reminded": report.reminded, "computer": [g for g, _ in stuck]}
+
+
+def ensure_sweep() -> bool:
+    """Enqueue the next sweep in ``SWEEP_INTERVAL_SECONDS`` unless one is waiting already
+    (several chains started by several workers merge into one). Returns whether it
+    enqueued one."""
+    from django_tasks_db.models import DBTaskResult
+
+    backend = sweep.get_backend()
+    if not backend.supports_defer:
+        return False
+    waiting = DBTaskResult.objects.filter(task_path=sweep.module_path, status=TaskResultStatus.READY)
+    if waiting.exists():
+        return False
+    enqueue(sweep, at=timezone.now() + timedelta(seconds=settings.SWEEP_INTERVAL_SECONDS))
+    return True
