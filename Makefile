@@ -32,9 +32,10 @@ data: migrate
 	$(PY) manage.py setup_site
 
 ## make run: install, migrate, load data, serve on http://$(HOST):$(PORT) with Daphne (SQLite + in-memory layer)
+## and one task worker beside it (the computer's moves, deadlines, reminders, the sweep)
 run: data
-	@echo "Demo accounts: ana / wordgame-demo and ben / wordgame-demo. expire_games runs every 15 minutes while this serves."
-	( while sleep 900; do $(PY) manage.py expire_games; done ) & trap 'kill $$!' EXIT INT TERM; \
+	@echo "Demo accounts: ana / wordgame-demo and ben / wordgame-demo. One task worker runs beside the server."
+	$(PY) manage.py db_worker & trap 'kill $$!' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 lint: install-dev

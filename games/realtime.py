@@ -7,12 +7,15 @@ version number only (STYLE.md 3.7): each consumer renders what its own viewer ma
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+logger = logging.getLogger(__name__)
 
 GAME_CHANGED = "game.changed"
 CHAT_POSTED = "chat.posted"
@@ -28,9 +31,17 @@ def lobby_group(user_id: int) -> str:
 
 
 def _send(group: str, event: dict[str, Any]) -> None:
+    """Send one event. A failure (Redis down or restarting) is logged and swallowed: it
+    runs after the commit, so the change is saved, and the player who made it must get
+    their normal answer, not an error page; screens catch up when they reconnect (every
+    connection starts with a full snapshot)."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
         async_to_sync(layer.group_send)(group, event)
+    except Exception:
+        logger.exception("live update to %s failed (%s)", group, event.get("type"))
 
 
 def game_changed(game_id: int, version: int, *, player_ids: Iterable[int] = ()) -> None:

@@ -176,3 +176,28 @@ def test_chat_posts_and_returns_chat_partial(client: Client, ana: Any, game_ana_
     response = post(client, "chat", game_ana_ben, {"text": "good luck!"})
     assert 'id="chat"' in response.text
     assert "good luck!" in response.text
+
+
+@pytest.mark.django_db
+def test_a_failing_broadcast_is_logged_and_the_move_answers_normally(
+    client: Client,
+    ana: Any,
+    game_ana_ben: Game,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from games import realtime
+
+    class DownLayer:
+        async def group_send(self, group: str, event: dict[str, Any]) -> None:
+            raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(realtime, "get_channel_layer", DownLayer)
+    client.force_login(ana)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(client, "play", game_ana_ben, {"tiles": tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))})
+    assert response.status_code == 200
+    assert 'id="board"' in response.text
+    assert Move.objects.filter(game=game_ana_ben).count() == 1
+    assert "live update to game-" in caplog.text

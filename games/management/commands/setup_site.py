@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand
 
 from dictionaries.services import ensure_dictionaries
 from games.demo import create_demo_data
+from games.tasks import ensure_sweep
 
 
 class Command(BaseCommand):
@@ -18,3 +19,5 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in create_demo_data():
             self.stdout.write(line)
+        if ensure_sweep():
+            self.stdout.write("the sweep task is queued (lapsed deadlines, reminders, waiting computer turns)")
