@@ -20,4 +20,6 @@ class Command(BaseCommand):
         for line in create_demo_data():
             self.stdout.write(line)
         if ensure_sweep():
-            self.stdout.write("the sweep task is queued (lapsed deadlines, reminders, waiting computer turns)")
+            self.stdout.write(
+                "the sweep task is queued (lapsed deadlines, reminders, waiting computer turns)"
+            )
