@@ -117,8 +117,46 @@ class GameConsumer(ViewerConsumer):
         if html:
             await self.send(text_data=html)
 
+    async def analysis_ready(self, event: dict[str, Any]) -> None:
+        # The game-over panel links to the analysis once it is there.
+        await self.push()
+
     async def push(self) -> None:
         html = await self.render(rendering.fragments_for, self.game_id, self.scope["user"])
+        await self.send(text_data=html)
+
+
+class AnalysisConsumer(ViewerConsumer):
+    """``/ws/games/<id>/analysis/``: the analysis page, updated when the analysis is ready."""
+
+    game_id: int
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        user = self.scope.get("user")
+        if (
+            not await Game.objects.watchable_by(user)
+            .filter(pk=self.game_id, status=Game.Status.FINISHED)
+            .aexists()
+        ):
+            await self.close()
+            return
+        self.group = realtime.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.push()
+
+    async def analysis_ready(self, event: dict[str, Any]) -> None:
+        await self.push()
+
+    async def game_changed(self, event: dict[str, Any]) -> None:
+        """A finished game changes no more; nothing to show."""
+
+    async def chat_posted(self, event: dict[str, Any]) -> None:
+        """Chat is not part of the analysis page."""
+
+    async def push(self) -> None:
+        html = await self.render(rendering.analysis_fragment, self.game_id, self.scope["user"])
         await self.send(text_data=html)
 
 

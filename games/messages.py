@@ -41,6 +41,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "not_due": _("The time for this turn has not run out yet."),
     "already_dealt": _("The tiles of this game are already dealt."),
     "not_allowed": _("That is not allowed."),
+    "analysis_not_finished": _("The analysis is there once the game is over."),
     "not_a_player": _("Only the players of this game can do that."),
     "not_started": _("The game has not started yet."),
     "declined": _("This game was declined."),

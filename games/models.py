@@ -794,3 +794,56 @@ def create_seats(game: Game, players: Iterable[Any | str]) -> None:
             Seat.objects.create(game=game, index=index, computer_level=player)
         else:
             Seat.objects.create(game=game, index=index, user=player)
+
+
+class GameAnalysis(models.Model):
+    """The post-game analysis of a finished game (``games.analysis``), computed once by
+    the ``analyse_game`` task and stored: one entry per rated move, totals per seat."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    moves = models.JSONField(_("moves"), default=list)
+    totals = models.JSONField(_("totals"), default=list)
+    seconds = models.FloatField(_("computing time (s)"), default=0.0)
+    computed_at = models.DateTimeField(_("computed"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game analysis")
+        verbose_name_plural = _("game analyses")
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id}"
+
+
+class StudyItem(models.Model):
+    """A word a player could have played and did not (a missed bingo, or a play worth
+    many more points), collected from their analysed games into a study list per game
+    language; the quiz remembers how often it was answered right and wrong."""
+
+    class Kind(models.TextChoices):
+        BINGO = "bingo", _("Missed bingo")
+        PLAY = "play", _("High-scoring play")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="study_items")
+    language = models.CharField(_("language"), max_length=8)
+    word = models.CharField(_("word"), max_length=32)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    rack = models.CharField(_("rack"), max_length=16)
+    board_letters = models.CharField(_("letters on the board"), max_length=32, blank=True)
+    score = models.IntegerField(_("score"))
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    move_number = models.PositiveIntegerField(_("move"))
+    right = models.PositiveIntegerField(_("answered right"), default=0)
+    wrong = models.PositiveIntegerField(_("answered wrong"), default=0)
+    last_answered_at = models.DateTimeField(_("last answered"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("study item")
+        verbose_name_plural = _("study items")
+        ordering = ["user", "language", "created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "move_number"], name="games_study_unique_move"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.language} {self.word}"

@@ -20,6 +20,7 @@ logger = logging.getLogger(__name__)
 GAME_CHANGED = "game.changed"
 CHAT_POSTED = "chat.posted"
 LOBBY_CHANGED = "lobby.changed"
+ANALYSIS_READY = "analysis.ready"
 
 
 def game_group(game_id: int) -> str:
@@ -74,3 +75,8 @@ def lobby_changed(user_ids: Iterable[int]) -> None:
             _send(lobby_group(user_id), {"type": LOBBY_CHANGED})
 
     transaction.on_commit(send)
+
+
+def analysis_ready(game_id: int) -> None:
+    """After the commit: the game's analysis is stored (its page shows it)."""
+    transaction.on_commit(lambda: _send(game_group(game_id), {"type": ANALYSIS_READY, "game_id": game_id}))

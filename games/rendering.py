@@ -461,6 +461,8 @@ def replay_context(game: Game, viewer: Any, step: int | None) -> dict[str, Any]:
         "game": game,
         "version": game.version,
         "language_name": language_name(game.language),
+        # Where the step links go: the replay page, or the analysis page that embeds it.
+        "step_url": reverse("games:replay", args=[game.pk]),
         "step": step,
         "steps": len(moves),
         "previous_step": step - 1 if step > 0 else None,
@@ -479,3 +481,35 @@ def replay_context(game: Game, viewer: Any, step: int | None) -> dict[str, Any]:
         "is_over": over,
         "oob": False,
     }
+
+
+# ----- analysis ----------------------------------------------------------------------
+
+
+def analysis_context(game: Game, viewer: Any, step: int | None = None) -> dict[str, Any]:
+    """The analysis page: the stored analysis (or that it is not ready), each rated move
+    with its player's name, the totals per player, and the board at ``step`` (as the
+    replay steps it). Only for a finished game (racks are public then)."""
+    from games.models import GameAnalysis
+
+    names = {s.index: s.display_name for s in game.seat_list()}
+    stored = GameAnalysis.objects.filter(game=game).first()
+    moves = [{**m, "player": names.get(m["seat"], "")} for m in stored.moves] if stored else []
+    totals = [{**t, "player": names.get(t["seat"], "")} for t in stored.totals] if stored else []
+    replay = replay_context(game, viewer, step)
+    replay["step_url"] = reverse("games:analysis", args=[game.pk])
+    return {
+        **replay,
+        "ready": stored is not None,
+        "analysis": stored,
+        "analysed_moves": moves,
+        "totals": totals,
+        "ws_url": f"/ws/games/{game.pk}/analysis/",
+        "oob": False,
+    }
+
+
+def analysis_fragment(game_id: int, viewer: Any) -> str:
+    """The pushed ``_analysis.html`` (used by the analysis consumer)."""
+    context = analysis_context(load_game(game_id), viewer)
+    return render_to_string("games/_analysis.html", {**context, "oob": True})

@@ -32,7 +32,7 @@ from django.utils import timezone
 from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
 
-from games import computer
+from games import computer, study
 from games.actions import Computer
 from games.models import Game, GameMovedOn, Transition
 from games.services import expire_games
@@ -64,6 +64,8 @@ def schedule_followups(transition: Transition) -> None:
         deadline = transition.turn_deadline
         enqueue(turn_deadline, transition.game_id, transition.version, at=deadline)
         enqueue(turn_reminder, transition.game_id, transition.version, at=deadline - timedelta(days=1))
+    elif transition.status == Game.Status.FINISHED:
+        enqueue(analyse_game, transition.game_id)
 
 
 def _game_at(game_id: int, version: int) -> Game | None:
@@ -117,6 +119,13 @@ def turn_reminder(game_id: int, version: int) -> bool:
     """Remind the player to move, once per turn, if the game is still at ``version``."""
     game = _game_at(game_id, version)
     return game is not None and game.send_turn_reminder(version=version)
+
+
+@task()
+def analyse_game(game_id: int) -> bool:
+    """Analyse a finished game, store it, collect its players' study items and tell the
+    screens it is ready. Does nothing if it was analysed already."""
+    return study.store_analysis(game_id)
 
 
 @task()

@@ -23,4 +23,8 @@ urlpatterns = [
     path("<int:game_id>/chat/", views.chat, name="chat"),
     path("<int:game_id>/gcg/", views.gcg, name="gcg"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
+    path("<int:game_id>/analysis/", views.analysis, name="analysis"),
+    path("study/<str:language>/", views.study_page, name="study"),
+    path("study/<str:language>/quiz/", views.quiz, name="quiz"),
+    path("study/<str:language>/export.<str:fmt>", views.study_export, name="study-export"),
 ]

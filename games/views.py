@@ -9,19 +9,20 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 import engine
+from dictionaries.models import language_name
 from engine.gcg import GameRecord, export_gcg
-from games import rendering, services
+from games import rendering, services, study
 from games.actions import Accept, Action, Decline, Pass, Resign
 from games.forms import MAX_TILES_LENGTH, ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm, TilesForm
 from games.messages import error_message
-from games.models import Game, GameError, GameMovedOn
+from games.models import Game, GameError, GameMovedOn, StudyItem
 
 if TYPE_CHECKING:
     from django_htmx.middleware import HtmxDetails
@@ -308,9 +309,82 @@ def gcg(request: AuthedRequest, game: Game) -> HttpResponse:
 @login_required
 @game_view()
 def replay(request: AuthedRequest, game: Game) -> HttpResponse:
-    try:
-        step = int(request.GET["move"]) if "move" in request.GET else None
-    except ValueError:
-        step = None
-    context = rendering.replay_context(game, request.user, step)
+    context = rendering.replay_context(game, request.user, step_of(request))
     return render(request, "games/_replay.html" if request.htmx else "games/replay.html", context)
+
+
+def step_of(request: AuthedRequest) -> int | None:
+    try:
+        return int(request.GET["move"]) if "move" in request.GET else None
+    except ValueError:
+        return None
+
+
+@require_GET
+@login_required
+@game_view()
+def analysis(request: AuthedRequest, game: Game) -> HttpResponse:
+    if not game.is_over:
+        return HttpResponseForbidden(error_message("analysis_not_finished"))
+    context = rendering.analysis_context(game, request.user, step_of(request))
+    return render(request, "games/_replay.html" if request.htmx else "games/analysis.html", context)
+
+
+def study_language(language: str) -> str:
+    if language not in engine.LANGUAGES:
+        raise Http404
+    return language
+
+
+@require_GET
+@login_required
+def study_page(request: AuthedRequest, language: str) -> HttpResponse:
+    language = study_language(language)
+    items = study.study_list(request.user, language)
+    context = {
+        "items": items,
+        "language": language,
+        "language_name": language_name(language),
+        "languages": [(code, language_name(code)) for code in engine.LANGUAGES],
+    }
+    return render(request, "games/study.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def quiz(request: AuthedRequest, language: str) -> HttpResponse:
+    language = study_language(language)
+    answered = None
+    if request.method == "POST":
+        item = get_object_or_404(
+            StudyItem, pk=request.POST.get("item", "0"), user=request.user, language=language
+        )
+        answered = {
+            "item": item,
+            "right": study.check_answer(item, request.POST.get("answer", "")[:40]),
+            "meanings": study.meanings_for(language, [item.word]).get(item.word, []),
+        }
+    context = {
+        "language": language,
+        "language_name": language_name(language),
+        "item": study.next_item(request.user, language),
+        "answered": answered,
+    }
+    return render(request, "games/_quiz.html" if request.htmx else "games/quiz.html", context)
+
+
+@require_GET
+@login_required
+def study_export(request: AuthedRequest, language: str, fmt: str) -> HttpResponse:
+    language = study_language(language)
+    items = study.study_list(request.user, language)
+    meanings = study.meanings_for(language, [item.word for item in items])
+    if fmt == "csv":
+        body, kind = study.export_csv(items, meanings), "text/csv"
+    elif fmt == "txt":
+        body, kind = study.export_anki(items, meanings), "text/plain"
+    else:
+        raise Http404
+    response = HttpResponse(body, content_type=f"{kind}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="wordgame-study-{language}.{fmt}"'
+    return response

@@ -230,6 +230,9 @@ TASKS = {
 COMPUTER_WATCHDOG_SECONDS = env_int("COMPUTER_WATCHDOG_SECONDS", 30)
 # The least time the computer takes to answer (a human-looking pause); 0: at once.
 COMPUTER_MIN_THINK_SECONDS = env_int("COMPUTER_MIN_THINK_SECONDS", 0)
+# Study list: a play that left at least this many points on the table is collected
+# (missed bingos always are).
+STUDY_MIN_POINTS_LEFT = env_int("STUDY_MIN_POINTS_LEFT", 15)
 # How often the safety-net sweep (lapsed deadlines, reminders, stuck computer turns) runs.
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 900)
 
