@@ -120,7 +120,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "accounts.middleware.DailyBonusMiddleware",
+    "accounts.middleware.daily_bonus_middleware",
 ]
 
 ROOT_URLCONF = "wordgame.urls"

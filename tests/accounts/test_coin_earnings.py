@@ -149,3 +149,16 @@ def test_first_page_of_the_day_grants_the_bonus_and_says_so(
 def test_visitors_get_no_bonus(client: Client, earnings: Any) -> None:
     assert client.get(reverse("home")).status_code == 200
     assert not CoinEntry.objects.exists()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_daily_bonus_under_asgi_once(async_client: Any, ana: Any, earnings: Any) -> None:
+    """The middleware's async path (Daphne) grants the bonus the same way, once."""
+    await async_client.aforce_login(ana)
+    first = await async_client.get(reverse("home"))
+    assert "Daily bonus: 5 coins." in first.content.decode()
+    second = await async_client.get(reverse("home"))
+    assert "Daily bonus" not in second.content.decode()
+    assert await User.objects.filter(pk=ana.pk).values_list("coins", flat=True).aget() == 5
