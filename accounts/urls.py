@@ -6,5 +6,6 @@ from accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("coins/", views.coins, name="coins"),
     path("", include("django.contrib.auth.urls")),
 ]

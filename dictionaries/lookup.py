@@ -1,5 +1,6 @@
 """What the look-up page shows for a word: validity, normalised form and tile value in
-each game language (live lexicons), and the English definitions."""
+each game language (live lexicons), and what it means in the picked language (English
+definitions from WordNet, English translations from FreeDict: ``definitions``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ from dictionaries import definitions, lexicons
 from dictionaries.models import language_name
 from engine.normalize import is_lexicon_length, normalize_word
 from engine.tiles import LANGUAGES, tileset
-
-#: Languages whose look-up shows the (English) WordNet definitions.
-DEFINED_LANGUAGES = ("en", "en-GB")
 
 
 @dataclass(frozen=True)
@@ -32,8 +30,11 @@ class Lookup:
     word: str
     language: str
     answers: tuple[LanguageAnswer, ...]
-    definitions: tuple[definitions.Entry, ...]
+    definitions: tuple[definitions.Meaning, ...]
     show_definitions: bool
+    #: True for English translations (FreeDict), False for English definitions (WordNet).
+    translated: bool = False
+    definitions_source: str = ""
 
     @property
     def picked(self) -> LanguageAnswer:
@@ -44,10 +45,16 @@ def look_up(word: str, language: str) -> Lookup:
     """Answers for every language, the picked ``language`` first."""
     ordered = (language, *(code for code in LANGUAGES if code != language))
     answers = tuple(_answer(word, code, picked=code == language) for code in ordered)
-    show = language in DEFINED_LANGUAGES
-    english = normalize_word("en", word)
-    entries = tuple(definitions.define(english.lower())) if show and english else ()
-    return Lookup(word=word, language=language, answers=answers, definitions=entries, show_definitions=show)
+    show = definitions.has_meanings(language)
+    return Lookup(
+        word=word,
+        language=language,
+        answers=answers,
+        definitions=tuple(definitions.lookup_meanings(language, word)) if show else (),
+        show_definitions=show,
+        translated=language not in definitions.WORDNET_LANGUAGES,
+        definitions_source=definitions.source_of(language) if show else "",
+    )
 
 
 def _answer(word: str, language: str, *, picked: bool) -> LanguageAnswer:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from accounts.routing import websocket_urlpatterns as accounts_routes
 from games.routing import websocket_urlpatterns as games_routes
 
-websocket_urlpatterns = [*games_routes]
+websocket_urlpatterns = [*games_routes, *accounts_routes]

@@ -45,6 +45,14 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, got {raw!r}") from None
 
 
+def env_count(name: str, default: int) -> int:
+    """A whole number that must not be negative (amounts of coins, counts)."""
+    value = env_int(name, default)
+    if value < 0:
+        raise ImproperlyConfigured(f"{name} must not be negative, got {value}")
+    return value
+
+
 def database_from_url(url: str) -> dict[str, object]:
     """Turn ``postgres://user:pass@host:port/name`` (or ``sqlite:///path``) into DATABASES["default"]."""
     parts = urlsplit(url)
@@ -114,6 +122,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "accounts.middleware.daily_bonus_middleware",
 ]
 
 ROOT_URLCONF = "wordgame.urls"
@@ -235,6 +244,14 @@ COMPUTER_MIN_THINK_SECONDS = env_int("COMPUTER_MIN_THINK_SECONDS", 0)
 STUDY_MIN_POINTS_LEFT = env_int("STUDY_MIN_POINTS_LEFT", 15)
 # How often the safety-net sweep (lapsed deadlines, reminders, stuck computer turns) runs.
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 900)
+
+# Coins (accounts.services): what a player earns. 0 switches an earning off.
+COINS_SIGNUP = env_count("COINS_SIGNUP", 50)
+COINS_DAILY_BONUS = env_count("COINS_DAILY_BONUS", 5)
+COINS_GAME_FINISHED = env_count("COINS_GAME_FINISHED", 5)
+COINS_GAME_WON = env_count("COINS_GAME_WON", 5)
+# Both players must have made this many moves for a finished game (or a win) to earn coins.
+COINS_GAME_MIN_MOVES = env_count("COINS_GAME_MIN_MOVES", 3)
 
 # Mail (turn reminders). Development prints mail to the console; production sets SMTP.
 EMAIL_BACKEND = os.environ.get(

@@ -1,0 +1,65 @@
+"""The daily bonus, granted with a signed-in player's first request of each UTC day."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeGuard
+
+from asgiref.sync import iscoroutinefunction, sync_to_async
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.utils.decorators import sync_and_async_middleware
+from django.utils.translation import ngettext
+
+from accounts.models import User
+from accounts.services import grant_daily_bonus
+
+
+def _due(user: object) -> TypeGuard[User]:
+    """Whether ``user`` may be owed today's bonus: a signed-in player whose row (loaded by
+    the authentication middleware anyway) records no bonus today. No query."""
+    if not isinstance(user, User) or not user.is_authenticated or not user.is_active:
+        return False
+    return user.last_daily_bonus is None or user.last_daily_bonus < timezone.now().date()
+
+
+def _grant(request: HttpRequest, user: User) -> None:
+    entry = grant_daily_bonus(user=user)
+    if entry is not None:
+        messages.info(
+            request,
+            ngettext("Daily bonus: %(count)d coin.", "Daily bonus: %(count)d coins.", entry.amount)
+            % {"count": entry.amount},
+        )
+
+
+@sync_and_async_middleware
+def daily_bonus_middleware(
+    get_response: Callable[[HttpRequest], Any],
+) -> Callable[[HttpRequest], Any]:
+    """Put after the authentication and message middleware.
+
+    Costs nothing on later requests of the day. The grant locks the user row, so two
+    first requests at once grant the bonus once. Async-capable, so that under ASGI it
+    does not push every request through a worker thread.
+    """
+    if iscoroutinefunction(get_response):
+
+        async def async_middleware(request: HttpRequest) -> HttpResponse:
+            user = await request.auser()
+            if _due(user):
+                await sync_to_async(_grant)(request, user)
+            response: Awaitable[HttpResponse] = get_response(request)
+            return await response
+
+        return async_middleware
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        user = request.user
+        if _due(user):
+            _grant(request, user)
+        response: HttpResponse = get_response(request)
+        return response
+
+    return middleware
