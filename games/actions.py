@@ -42,10 +42,18 @@ class Decline:
     kind: ClassVar[str] = "decline"
 
 
-SiteAction = Deal | Accept | Decline
+@dataclass(frozen=True, slots=True)
+class BuyExtra:
+    """Buy the paid extra ``extra`` (``games.extras``) for its period."""
+
+    extra: str
+    kind: ClassVar[str] = "buy_extra"
+
+
+SiteAction = Deal | Accept | Decline | BuyExtra
 Action = EngineAction | SiteAction
 
-SITE_ACTION_KINDS: tuple[str, ...] = (Deal.kind, Accept.kind, Decline.kind)
+SITE_ACTION_KINDS: tuple[str, ...] = (Deal.kind, Accept.kind, Decline.kind, BuyExtra.kind)
 ACTION_KINDS: tuple[str, ...] = ENGINE_ACTION_KINDS + SITE_ACTION_KINDS
 
 
@@ -83,6 +91,7 @@ __all__ = [
     "SYSTEM",
     "Accept",
     "Action",
+    "BuyExtra",
     "Computer",
     "Deal",
     "Decline",

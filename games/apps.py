@@ -9,7 +9,9 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        from accounts.reasons import register_reason
         from dictionaries.hooks import register_word_usage_counter
+        from games.extras import LABELS
         from games.models import register_after_commit
         from games.services import count_finished_games_with_word
         from games.tasks import schedule_followups
@@ -18,3 +20,5 @@ class GamesConfig(AppConfig):
         # Models never import tasks (tasks import models): the follow-up work of every
         # committed change is handed over here.
         register_after_commit(schedule_followups)
+        for extra, label in LABELS.items():
+            register_reason(f"extra:{extra}", label)

@@ -41,6 +41,14 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "not_due": _("The time for this turn has not run out yet."),
     "already_dealt": _("The tiles of this game are already dealt."),
     "not_allowed": _("That is not allowed."),
+    "already_bought": _("You already have this extra for this turn."),
+    "not_enough_coins": _("You do not have enough coins for this extra."),
+    "extras_off": _("Paid extras are switched off in this game."),
+    "bad_extra": _("There is no such extra."),
+    "extra_not_now": _(
+        "This extra is not for now: the tile bag and word strength are for your turn, "
+        "hindsight for your last move until your next one."
+    ),
     "analysis_not_finished": _("The analysis is there once the game is over."),
     "not_a_player": _("Only the players of this game can do that."),
     "not_started": _("The game has not started yet."),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,11 +32,12 @@ from engine import actions as engine_actions
 from engine import errors
 from engine.errors import GAME_OVER
 from engine.lexicon import Lexicon
-from games import realtime, rules
+from games import extras, realtime, rules
 from games.actions import (
     SYSTEM,
     Accept,
     Action,
+    BuyExtra,
     Deal,
     Decline,
     EngineAction,
@@ -263,6 +265,8 @@ class Game(models.Model):
     # None: always the live dictionary. A version string pins the game to that edition.
     dictionary_version = models.PositiveIntegerField(_("pinned dictionary version"), null=True, blank=True)
     is_public = models.BooleanField(_("public (spectators allowed)"), default=True)
+    # Paid extras (tile bag, hindsight, word strength) may be bought in this game.
+    extras_allowed = models.BooleanField(_("paid extras allowed"), default=True)
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
@@ -389,7 +393,7 @@ class Game(models.Model):
                 raise GameError("missing_version")
             if version != game.version:
                 raise game._stale(actor, version)
-            if code := rules.refusal(game, actor, action.kind, now):
+            if code := rules.refusal(game, actor, action, now):
                 raise refused(code)
             move = game._apply(actor, action, now)
             game.version += 1
@@ -461,6 +465,8 @@ class Game(models.Model):
                 self.status = Game.Status.DECLINED
                 self.turn_seat = None
                 self.turn_deadline = None
+            case BuyExtra():
+                self._buy_extra(actor, action)
             case _:
                 return self._apply_engine(actor, action, now)
         return None
@@ -491,6 +497,7 @@ class Game(models.Model):
         if played.state.over:
             end = played.state.end
             assert end is not None
+            self._settle_coins(played, state)
             self.status = Game.Status.FINISHED
             self.end_reason = end.reason
             self.winner_seat = end.winner
@@ -501,6 +508,56 @@ class Game(models.Model):
         else:
             self._start_turn_clock(played.state, now)
         return move
+
+    def _buy_extra(self, user: Any, action: BuyExtra) -> None:
+        """Spend the extra's price and record the purchase for its period (the rule
+        table has checked the period). The user row is locked after the game row."""
+        from accounts.services import NotEnoughCoins, spend_coins
+
+        seat = rules.actor_seat(self, user)
+        assert seat is not None, "the rule table lets only seated players buy"
+        when = extras.period_now(self, action.extra, seat)
+        assert when is not None, "the rule table lets players buy only in the extra's period"
+        if ExtraPurchase.objects.filter(game=self, seat=seat, extra=action.extra, period=when).exists():
+            raise GameError("already_bought")
+        try:
+            entry = spend_coins(
+                user=user,
+                amount=extras.price(action.extra),
+                reason=f"extra:{action.extra}",
+                reference=f"game:{self.pk}:{action.extra}:{seat}:{when}",
+            )
+        except NotEnoughCoins:
+            raise GameError("not_enough_coins") from None
+        ExtraPurchase.objects.create(
+            game=self, seat=seat, user=user, extra=action.extra, period=when, entry=entry
+        )
+
+    def _settle_coins(self, played: engine.Played, before: engine.GameState) -> None:
+        """At the end of the game (row locked): refund the extras bought for the turn in
+        progress when the other player's resignation or timeout ended it before they
+        could be used, and pay the players' coins for a game played to the end."""
+        from accounts.services import award_game_coins, refund_coins
+
+        end = played.state.end
+        assert end is not None
+        if end.reason in ("resign", "timeout"):
+            unused = ExtraPurchase.objects.filter(
+                game=self, period=before.moves_played + 1, refund__isnull=True, extra__in=extras.FOR_THE_TURN
+            ).exclude(seat=played.record.seat)
+            for purchase in unused.select_related("entry"):
+                purchase.refund = refund_coins(entry=purchase.entry)
+                purchase.save(update_fields=["refund"])
+        seats = self.seat_list()
+        made = Counter(m.seat for m in self.moves.filter(kind__in=["play", "exchange", "pass"]))
+        if played.record.kind in ("play", "exchange", "pass"):
+            made[played.record.seat] += 1
+        award_game_coins(
+            players=[s.user for s in seats],
+            moves_by_player=[made[s.index] for s in seats],
+            winner=next((s.user for s in seats if s.index == end.winner), None),
+            reference=f"game:{self.pk}",
+        )
 
     def _deal(self, action: Deal) -> None:
         users = get_user_model().objects.in_bulk([p for p in action.players if isinstance(p, int)])
@@ -734,6 +791,36 @@ class Move(models.Model):
 
     def record_obj(self) -> engine.MoveRecord:
         return engine.MoveRecord.from_dict(self.engine_record)
+
+
+class ExtraPurchase(models.Model):
+    """A paid extra bought in a game: by which seat, for which period (a move number,
+    ``games.extras``), and the coins ledger entry that paid for it (and the refund, if
+    the game ended before it could be used). Both players see that it was bought."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="purchases")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    extra = models.CharField(_("extra"), max_length=16, choices=[(e, e) for e in extras.EXTRAS])
+    period = models.PositiveIntegerField(_("for move"))
+    entry = models.OneToOneField("accounts.CoinEntry", on_delete=models.PROTECT, related_name="+")
+    refund = models.OneToOneField(
+        "accounts.CoinEntry", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("bought"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("extra bought")
+        verbose_name_plural = _("extras bought")
+        ordering = ["game", "period", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat", "extra", "period"], name="games_purchase_once_per_period"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: seat {self.seat} {self.extra} for move {self.period}"
 
 
 class GameAction(models.Model):

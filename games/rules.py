@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from engine import errors
+from games import extras
 from games.actions import ACTION_KINDS, Computer, System
 
 # Game statuses, as stored (``Game.Status``).
@@ -104,6 +105,27 @@ def _decline(game: Any, actor: Any, seat: int | None, now: datetime) -> str | No
     return "not_invited"
 
 
+def _buy_extra(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+    """Buy an extra: a seated player (not the computer), in a game that allows extras,
+    in the period the extra is for (``games.extras.period_now``; the kind of extra is
+    checked by ``Game.act`` through :func:`extra_refusal`)."""
+    if seat is None or isinstance(actor, Computer):
+        return "not_a_player"
+    if refused := _not_on(game):
+        return refused
+    return None if game.extras_allowed else "extras_off"
+
+
+def extra_refusal(game: Any, actor: Any, extra: str) -> str | None:
+    """Why ``actor`` may not buy ``extra`` now (beyond :func:`_buy_extra`), or None."""
+    if extra not in extras.EXTRAS:
+        return "bad_extra"
+    seat = actor_seat(game, actor)
+    if seat is None or extras.period_now(game, extra, seat) is None:
+        return "extra_not_now"
+    return None
+
+
 RULES: dict[str, Rule] = {
     "play": _on_turn,
     "exchange": _on_turn,
@@ -113,16 +135,19 @@ RULES: dict[str, Rule] = {
     "deal": _deal,
     "accept": _accept,
     "decline": _decline,
+    "buy_extra": _buy_extra,
 }
 assert set(RULES) == set(ACTION_KINDS), "every action kind has exactly one rule"
 
 
-def refusal(game: Any, actor: Any, kind: str, now: datetime) -> str | None:
-    """Why ``actor`` may not take an action of ``kind`` on ``game`` now, or None."""
-    rule = RULES.get(kind)
+def refusal(game: Any, actor: Any, action: Any, now: datetime) -> str | None:
+    """Why ``actor`` may not take ``action`` on ``game`` now, or None."""
+    rule = RULES.get(action.kind)
     if rule is None:
         return "not_allowed"
-    return rule(game, actor, actor_seat(game, actor), now)
+    if refused := rule(game, actor, actor_seat(game, actor), now):
+        return refused
+    return extra_refusal(game, actor, action.extra) if action.kind == "buy_extra" else None
 
 
 def allowed_actions(game: Any, actor: Any, now: datetime) -> frozenset[str]:

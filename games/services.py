@@ -13,9 +13,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
-from games import realtime
-from games.actions import SYSTEM, Deal
-from games.models import Game, GameError, Move, Seat, lock_user, rng_for
+from games import extras, realtime
+from games.actions import SYSTEM, BuyExtra, Deal
+from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
 
 
 def inactivity_days(mode: str) -> int:
@@ -230,3 +230,31 @@ def count_finished_games_with_word(language: str, word: str) -> int:
         .distinct()
         .count()
     )
+
+
+def buy_extra(
+    *, game: Game, user: Any, extra: str, version: int | None, action_id: str = ""
+) -> ExtraPurchase:
+    """Buy ``extra`` for its period through the game's one path (``BuyExtra``), or return
+    the purchase already made in this period at no charge. Raises ``GameError`` (not
+    enough coins, not the period, extras off, game over...) with nothing changed."""
+    bought = current_purchase(game, user, extra)
+    if bought is not None:
+        return bought
+    try:
+        game.act(user, BuyExtra(extra), version=version, action_id=action_id)
+    except GameError as exc:
+        if exc.code != "already_bought":
+            raise
+    bought = current_purchase(game, user, extra)
+    assert bought is not None, "a purchase that went through is recorded"
+    return bought
+
+
+def current_purchase(game: Game, user: Any, extra: str) -> ExtraPurchase | None:
+    """``user``'s purchase of ``extra`` for the period it is for now, if they made one."""
+    seat = game.seat_of(user)
+    when = extras.period_now(game, extra, seat) if seat is not None and extra in extras.EXTRAS else None
+    if seat is None or when is None:
+        return None
+    return ExtraPurchase.objects.filter(game=game, seat=seat, extra=extra, period=when).first()

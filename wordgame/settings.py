@@ -239,6 +239,12 @@ TASKS = {
 COMPUTER_WATCHDOG_SECONDS = env_int("COMPUTER_WATCHDOG_SECONDS", 30)
 # The least time the computer takes to answer (a human-looking pause); 0: at once.
 COMPUTER_MIN_THINK_SECONDS = env_int("COMPUTER_MIN_THINK_SECONDS", 0)
+# Paid extras: their prices in coins, and how long a position's play scores stay cached
+# for word strength.
+EXTRA_PRICE_TILE_BAG = env_int("EXTRA_PRICE_TILE_BAG", 5)
+EXTRA_PRICE_HINDSIGHT = env_int("EXTRA_PRICE_HINDSIGHT", 10)
+EXTRA_PRICE_WORD_STRENGTH = env_int("EXTRA_PRICE_WORD_STRENGTH", 10)
+STRENGTH_CACHE_SECONDS = env_int("STRENGTH_CACHE_SECONDS", 3600)
 # Study list: a play that left at least this many points on the table is collected
 # (missed bingos always are).
 STUDY_MIN_POINTS_LEFT = env_int("STUDY_MIN_POINTS_LEFT", 15)
