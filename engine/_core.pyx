@@ -18,17 +18,17 @@ Plays stay compact: a found play is its score, direction and sorted tile keys
 order). They are counted, kept above a running k-th best score, sorted and cut to the
 top k here; ``movegen`` builds Python objects only for the plays asked for.
 
-Best mode (``k > 0``) prunes with graph facts (``engine.movegen`` reads them from the
-``.facts`` file built beside each graph, memory-mapped): per node the letters on some
-path below it and the length of its longest word. A branch is cut when even its best
-case (every tile still allowed placed on the best remaining square values, the bingo
-bonus when it can still use the whole rack) cannot reach the running k-th best score.
+Best mode (``k > 0``) enumerates every play like full mode but keeps only those that
+reach the running k-th best score (a heap of the k best scores found so far), trimming
+the kept records as they grow. In C a whole two-blank search takes a few milliseconds,
+less than the pure generator's bounds cost to set up, so no score bounds and no graph
+facts are needed here: the core holds nothing per graph, only per-call arrays.
 
 No Python objects are touched while searching: the search runs without the GIL, so
 other threads of the process (a web server's) keep running.
 """
 
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport free, malloc, qsort, realloc
 from libc.string cimport memset
 
@@ -91,8 +91,6 @@ ctypedef struct Ctx:
     int ntiles
     # graphs
     const unsigned int *nodes
-    const uint64_t *reach
-    const uint8_t *height
     int gi
     const unsigned int *gnodes[MAXG]
     unsigned int groots[MAXG]
@@ -108,9 +106,6 @@ ctypedef struct Ctx:
     int hi
     int tiles[MAXT + 1]
     int lp[MAXT + 1]
-    # best-mode bounds: squares (line index) a play of the task may still cover
-    int bounded
-    int top_vals[MAXT + 1]  # the rack's tile values, best first (blanks 0)
     # output
     int mode
     int64_t count
@@ -411,9 +406,6 @@ cdef void extend(Ctx *c, unsigned int n, int j, int msum, int mult, int xtot, in
     cand = w & c.xmask[sq] & (avail | (c.bmask if blanks else 0))
     if not cand:
         return
-    if c.bounded and c.reach != NULL:
-        if not best_case_reaches(c, sq, n, msum, mult, xtot, nt, avail, blanks):
-            return
     lmq = c.lm[sq]
     wmq = c.wm[sq]
     xcq = c.xc[sq]
@@ -443,13 +435,6 @@ cdef void extend(Ctx *c, unsigned int n, int j, int msum, int mult, int xtot, in
         if blanks and (c.bmask & low):
             c.tiles[nt - 1] = enc | (k << 1) | 1
             extend(c, child, j, msum, mult2, xtot + xcq, nt, avail, blanks - 1)
-
-
-cdef int best_case_reaches(Ctx *c, int sq, unsigned int n, int msum, int mult, int xtot, int nt,
-                           uint32_t avail, int blanks) noexcept nogil:
-    """Whether some play below node ``n`` (with ``nt`` tiles down, the next on ``sq``)
-    could still reach the threshold (best mode). Placeholder: always."""
-    return 1
 
 
 cdef void left_part(Ctx *c, unsigned int n, int size, uint32_t avail, int blanks) noexcept nogil:
@@ -683,8 +668,8 @@ def run(
     bint ties=False,
     int better_than=0,
 ):
-    """Search one position. ``graphs``: ``(nodes, root, reach, height)`` per graph of the
-    lexicon (``reach``/``height`` may be None: no bounds); ``removed``: ``(nodes, root)``
+    """Search one position. ``graphs``: ``(nodes, root)`` per graph of the lexicon (the
+    node array as a buffer of uint32); ``removed``: ``(nodes, root)``
     of the graph of removed words, or None. ``mode`` 0: ``(count, best score or None,
     plays scoring more than better_than)``; 1: every score (a list); 2: :class:`Plays`,
     the ``k`` best (every play when ``k`` is 0; with ``ties`` also every further play

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterator, Sequence
 from types import MappingProxyType
 
 import pytest
@@ -172,7 +172,7 @@ def random_rack(rng: random.Random, size: int, blanks: int) -> str:
     return "".join(rng.choice("AADEENORSTT") for _ in range(size - blanks)) + "?" * blanks
 
 
-def check_against_engine(board: Board, rack: str, moves: list[movegen.GeneratedMove]) -> None:
+def check_against_engine(board: Board, rack: str, moves: Sequence[movegen.GeneratedMove]) -> None:
     for move in moves:
         result = evaluate(board, move.placements, tileset=SMALL, layout=SEVEN, lexicon=LEX, rack=rack)
         assert result.score == move.score

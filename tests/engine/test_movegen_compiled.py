@@ -15,7 +15,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -141,7 +140,7 @@ def test_computer_levels_choose_the_same_with_both(language: str) -> None:
             choices = [
                 run_with(
                     name,
-                    lambda level=level: analysis.computer_move(
+                    lambda level=level, state=state: analysis.computer_move(
                         state, state.turn, lexicon, level, random.Random(f"{language}-{level}")
                     ),
                 )
@@ -165,7 +164,11 @@ def test_level_bands_match_their_definitions() -> None:
     en = tileset("en")
     for position in positions():
         moves = movegen.generate(
-            tuple(position["board"]), position["rack"], tileset=en, layout=layout(en.board), lexicon=graph("en")
+            tuple(position["board"]),
+            position["rack"],
+            tileset=en,
+            layout=layout(en.board),
+            lexicon=graph("en"),
         )
         if not moves:
             continue
@@ -197,9 +200,8 @@ def test_moves_sequence_builds_items_on_demand() -> None:
 
 
 @pytest.fixture
-def pure_env() -> Iterator[dict[str, str]]:
-    env = dict(os.environ)
-    yield env
+def pure_env() -> dict[str, str]:
+    return dict(os.environ)
 
 
 @pytest.mark.parametrize("name", ["pure", "compiled"])
@@ -219,7 +221,11 @@ def test_environment_variable_forces_an_implementation(name: str, pure_env: dict
 def test_unknown_implementation_is_refused(pure_env: dict[str, str]) -> None:
     pure_env["WORDGAME_MOVEGEN"] = "fast"
     out = subprocess.run(
-        [sys.executable, "-c", "import engine.movegen"], cwd=ROOT, env=pure_env, capture_output=True, text=True
+        [sys.executable, "-c", "import engine.movegen"],
+        cwd=ROOT,
+        env=pure_env,
+        capture_output=True,
+        text=True,
     )
     assert out.returncode != 0
     assert "WORDGAME_MOVEGEN='fast'" in out.stderr
