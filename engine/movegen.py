@@ -229,20 +229,28 @@ class _Tables:
         for r, key in enumerate(ranked):
             self.rank[key] = r
             self.unrank[r] = (self.letters[key >> 1], bool(key & 1))
-        # enc (line tile) -> board-order sort key (row * size + col) * 64 + rank.
-        self.sort_key: dict[Direction, list[int]] = {}
-        for direction in (ACROSS, DOWN):
-            keys = [0] * (n * s << _SQ_SHIFT)
-            for i in range(n):
-                for j in range(n):
-                    row, col = (i, j) if direction == ACROSS else (j, i)
-                    base = (i * s + j) << _SQ_SHIFT
-                    for low in range(64):
-                        keys[base | low] = (row * n + col) * 64 + self.rank[low]
-            self.sort_key[direction] = keys
+        self._sort_key: dict[Direction, list[int]] = {}
         # Placements by sort key, built once each (they are immutable values).
         self.placements: dict[int, Placement] = {}
         self.core: Any = None
+
+    @property
+    def sort_key(self) -> dict[Direction, list[int]]:
+        """enc (line tile) -> board-order sort key ``(row * size + col) * 64 + rank``, per
+        direction. Built on first use: only the pure generator needs it (about 1 MB of
+        Python ints per language; the compiled core computes keys itself)."""
+        if not self._sort_key:
+            n, s = self.size, self.stride
+            for direction in (ACROSS, DOWN):
+                keys = [0] * (n * s << _SQ_SHIFT)
+                for i in range(n):
+                    for j in range(n):
+                        row, col = (i, j) if direction == ACROSS else (j, i)
+                        base = (i * s + j) << _SQ_SHIFT
+                        for low in range(64):
+                            keys[base | low] = (row * n + col) * 64 + self.rank[low]
+                self._sort_key[direction] = keys
+        return self._sort_key
 
     def decode(self, keys: Iterable[int]) -> tuple[Placement, ...]:
         """The placements of a play from its sort keys (``(row * size + col) * 64 +
