@@ -40,6 +40,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -164,28 +165,28 @@ def _time(call: object, repeat: int) -> tuple[float, object]:
 MODES = ("count", "generate", "best")
 
 
-def _measure(pos: dict[str, object], lexicon: WordGraph, repeat: int) -> dict[str, tuple[float, object]]:
+def _measure(pos: dict[str, Any], lexicon: WordGraph, repeat: int) -> dict[str, tuple[float, object]]:
     """Times (ms) and results of count, generate and best (k=1) for one position with
     the implementation in force."""
     tiles = tileset("en")
     geometry = layout("wwf")
-    board = tuple(pos["board"])  # type: ignore[arg-type]
+    board = tuple(pos["board"])
     rack = str(pos["rack"])
-    kw = {"tileset": tiles, "layout": geometry, "lexicon": lexicon}
+    kw: dict[str, Any] = {"tileset": tiles, "layout": geometry, "lexicon": lexicon}
     return {
-        "count": _time(lambda: movegen.count(board, rack, **kw), repeat),  # type: ignore[arg-type]
-        "generate": _time(lambda: movegen.generate(board, rack, **kw), repeat),  # type: ignore[arg-type]
-        "best": _time(lambda: movegen.best(board, rack, k=1, **kw), repeat),  # type: ignore[arg-type]
+        "count": _time(lambda: movegen.count(board, rack, **kw), repeat),
+        "generate": _time(lambda: movegen.generate(board, rack, **kw), repeat),
+        "best": _time(lambda: movegen.best(board, rack, k=1, **kw), repeat),
     }
 
 
-def _first_best(positions: list[dict[str, object]], lexicon: WordGraph, repeat: int) -> str:
+def _first_best(positions: list[dict[str, Any]], lexicon: WordGraph, repeat: int) -> str:
     """The first pruned search in a process also computes the pure generator's per-graph
     facts; timed apart (the position timings below come after warm-up runs)."""
     tiles = tileset("en")
     geometry = layout("wwf")
     two = next(p for p in positions if p["blanks"] == 2 and p["category"] != "empty")
-    board, rack = tuple(two["board"]), str(two["rack"])  # type: ignore[arg-type]
+    board, rack = tuple(two["board"]), str(two["rack"])
     start = time.perf_counter()
     movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=1)
     first_ms = (time.perf_counter() - start) * 1000
@@ -208,7 +209,7 @@ def run(path: Path, lexicon: WordGraph, repeat: int, implementations: list[str],
     head = " ".join(f"{name[:4]} {mode[:5]:>5}" for name in implementations for mode in MODES)
     print(f"{'position':<16} {'rack':<8} {'moves':>6} {'best':>5}  {head}  (ms, fastest of {repeat})")
     for pos in positions:
-        row = []
+        row: list[str] = []
         for name in implementations:
             movegen.set_implementation(name)
             measured = _measure(pos, lexicon, repeat)
@@ -245,7 +246,7 @@ def run(path: Path, lexicon: WordGraph, repeat: int, implementations: list[str],
 
 
 def _summary(
-    positions: list[dict[str, object]],
+    positions: list[dict[str, Any]],
     results: dict[str, list[dict[str, tuple[float, object]]]],
     implementations: list[str],
 ) -> None:
@@ -276,8 +277,8 @@ def _summary(
         name: {mode: sum(r[mode][0] for r in results[name]) for mode in MODES} for name in implementations
     }
     for mode in MODES:
-        cells = "  ".join(f"{name} {sums[name][mode]:9.1f}" for name in implementations)
-        line = f"  {mode:<8} {cells}"
+        joined = "  ".join(f"{name} {sums[name][mode]:9.1f}" for name in implementations)
+        line = f"  {mode:<8} {joined}"
         if "pure" in sums and "compiled" in sums:
             factor = sums["pure"][mode] / sums["compiled"][mode]
             line += f"  compiled is {factor:.1f}x faster"
