@@ -49,6 +49,15 @@ What is left slow (docs/benchmarks.md): boards where the best play scores little
 the bingo bound keeps many long left parts alive; with a DAWG the left part is spelt
 before the anchor can constrain it, and each (anchor, length) walks its own.
 
+Two implementations find exactly the same plays: the compiled core
+(``engine/_core.pyx``, Cython, built in place by ``make install``), which runs the same
+full search in C (its best mode keeps only plays reaching the running k-th best score
+and needs none of the bounds or graph facts below), and the pure-Python search of this
+module, the fallback when the core is not built. ``WORDGAME_MOVEGEN=pure|compiled``
+forces either at import; :func:`set_implementation` switches at run time (tests, bench).
+Plays stay compact (a score and a few integers each) until read: :func:`generate`
+returns :class:`Moves`, which builds a :class:`GeneratedMove` per item asked for.
+
 Ordering everywhere: higher score first; equal scores in ascending order of their
 tile lists ``[[row, col, char], ...]`` sorted, where ``char`` is the board character
 (uppercase letter, lowercase for a blank), compared as Python compares such lists.
