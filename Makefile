@@ -7,7 +7,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-dev migrate data lint typecheck pytest expire clean messages
+.PHONY: run test install install-dev core migrate data lint typecheck pytest expire clean messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,15 @@ $(DEV_STAMP): requirements.txt requirements-dev.txt | $(PY)
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@ $(STAMP)
 
-install: $(STAMP)
-install-dev: $(DEV_STAMP)
+install: $(STAMP) core
+install-dev: $(DEV_STAMP) core
+
+# The compiled move generator, built in place with this machine's C compiler (a no-op when
+# up to date). Without a compiler the engine runs its pure-Python generator (same plays,
+# slower); WORDGAME_MOVEGEN=compiled turns that into an error, as CI does.
+core: $(STAMP)
+	$(VENV)/bin/cythonize -i -3 -q engine/_core.pyx || \
+	  echo "warning: engine/_core.pyx not built (C compiler or Python.h missing?): the pure-Python move generator runs" >&2
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -61,4 +68,4 @@ messages: install
 	$(PY) manage.py compilemessages --ignore=.venv
 
 clean:
-	rm -rf $(VENV) var staticfiles
+	rm -rf $(VENV) var staticfiles build engine/_core.c engine/_core.*.so

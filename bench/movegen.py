@@ -1,16 +1,23 @@
 """Benchmark: the move generator over the committed position set.
 
     .venv/bin/python bench/movegen.py [--repeat 5] [--positions bench/positions/en.jsonl]
+        [--implementation compiled,pure] [--no-memory]
     .venv/bin/python bench/movegen.py --build      # regenerate the position set
 
-Per position it times full enumeration as ``python -m engine moves --count-only`` does it
-(``engine.movegen.count``) and the pruned best-move search (``engine.movegen.best``,
-k=1), each the fastest of ``--repeat`` runs after one warm-up run (the fastest run is the
-one least disturbed by other processes on a shared machine), and prints the move
-count, the best score and both times. Then the medians per number of blanks on the
-rack over the positions with tiles on the board, against the targets of issue 5
-(0 blanks < 3 ms, 1 blank < 40 ms, 2 blanks < 400 ms; best mode >= 3x faster than
-full enumeration on 2-blank racks), and the total time.
+Both implementations side by side in one run (the compiled core, ``engine/_core.pyx``,
+when it is built, and the pure-Python generator). Per position and implementation it
+times full enumeration as ``python -m engine moves --count-only`` does it
+(``engine.movegen.count``), full enumeration as a list of plays
+(``engine.movegen.generate``: every play found, sorted, held compactly; a move object is
+built only when read) and the best-move search (``engine.movegen.best``, k=1), each the
+fastest of ``--repeat`` runs after one warm-up run (the fastest run is the one least
+disturbed by other processes on a shared machine). Then the medians per number of
+blanks on the rack over the positions with tiles on the board, against the targets of
+issue 5 for the pure generator (0 blanks < 3 ms, 1 blank < 40 ms, 2 blanks < 400 ms;
+best mode >= 3x faster than full enumeration on 2-blank racks); the sums over the
+whole set against issue 16's (compiled >= 20x faster for count and generate; compiled
+best mode on 2-blank racks < 5 ms median); and the private memory of a worker after
+best-move searches in all seven languages (``bench/worker_memory.py``).
 
 The position set (``--build``) comes from real games with the engine and the real English
 lexicon ``fixtures/lexicons/en.dawg``: seeded games between computer players
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -32,6 +40,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -42,10 +51,16 @@ from engine.lexicon import WordGraph  # noqa: E402
 from engine.state import GameState, new_game  # noqa: E402
 from engine.tiles import BLANK, tileset  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+import worker_memory  # noqa: E402
+
 LEXICON = ROOT / "fixtures" / "lexicons" / "en.dawg"
 POSITIONS = ROOT / "bench" / "positions" / "en.jsonl"
 TARGET_MS = {0: 3.0, 1: 40.0, 2: 400.0}
 BEST_SPEEDUP_TARGET = 3.0
+# Issue 16: the compiled core against the pure generator, whole position set.
+COMPILED_SPEEDUP_TARGET = 20.0
+BEST_TWO_BLANKS_TARGET_MS = 5.0
 
 
 # -- building the position set ---------------------------------------------------------
@@ -147,73 +162,138 @@ def _time(call: object, repeat: int) -> tuple[float, object]:
     return min(runs) * 1000, result
 
 
-def run(path: Path, lexicon: WordGraph, repeat: int) -> None:
+MODES = ("count", "generate", "best")
+
+
+def _measure(pos: dict[str, Any], lexicon: WordGraph, repeat: int) -> dict[str, tuple[float, object]]:
+    """Times (ms) and results of count, generate and best (k=1) for one position with
+    the implementation in force."""
     tiles = tileset("en")
     geometry = layout("wwf")
-    positions = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    full_ms: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    ratios: list[float] = []
-    # The first pruned search in a process also computes per-graph facts (letters and
-    # word lengths below each node, letters at each depth near the root) once; the timed
-    # runs below come after warm-up runs, so this one-time cost is reported apart.
+    board = tuple(pos["board"])
+    rack = str(pos["rack"])
+    kw: dict[str, Any] = {"tileset": tiles, "layout": geometry, "lexicon": lexicon}
+    return {
+        "count": _time(lambda: movegen.count(board, rack, **kw), repeat),
+        "generate": _time(lambda: movegen.generate(board, rack, **kw), repeat),
+        "best": _time(lambda: movegen.best(board, rack, k=1, **kw), repeat),
+    }
+
+
+def _first_best(positions: list[dict[str, Any]], lexicon: WordGraph, repeat: int) -> str:
+    """The first pruned search in a process also computes the pure generator's per-graph
+    facts; timed apart (the position timings below come after warm-up runs)."""
+    tiles = tileset("en")
+    geometry = layout("wwf")
     two = next(p for p in positions if p["blanks"] == 2 and p["category"] != "empty")
+    board, rack = tuple(two["board"]), str(two["rack"])
     start = time.perf_counter()
-    movegen.best(tuple(two["board"]), two["rack"], tileset=tiles, layout=geometry, lexicon=lexicon, k=1)
+    movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=1)
     first_ms = (time.perf_counter() - start) * 1000
     again_ms, _ = _time(
-        lambda: movegen.best(
-            tuple(two["board"]), two["rack"], tileset=tiles, layout=geometry, lexicon=lexicon, k=1
-        ),
-        repeat,
+        lambda: movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=1), repeat
     )
-    print(
-        f"first best() call in the process ({two['id']}): {first_ms:.1f} ms, the same call "
-        f"again: {again_ms:.1f} ms (one-time graph facts: about {first_ms - again_ms:.0f} ms)"
+    return (
+        f"{movegen.implementation()}: first best() call in the process ({two['id']}): {first_ms:.1f} ms, "
+        f"the same call again: {again_ms:.2f} ms"
     )
+
+
+def run(path: Path, lexicon: WordGraph, repeat: int, implementations: list[str], memory: bool) -> None:
+    positions = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for name in implementations:
+        movegen.set_implementation(name)
+        print(_first_best(positions, lexicon, repeat))
+    results: dict[str, list[dict[str, tuple[float, object]]]] = {name: [] for name in implementations}
     total = time.perf_counter()
-    print(f"{'position':<16} {'rack':<8} {'moves':>6} {'best':>5} {'count ms':>9} {'best ms':>8} {'x':>5}")
+    head = " ".join(f"{name[:4]} {mode[:5]:>5}" for name in implementations for mode in MODES)
+    print(f"{'position':<16} {'rack':<8} {'moves':>6} {'best':>5}  {head}  (ms, fastest of {repeat})")
     for pos in positions:
-        board = tuple(pos["board"])
-        rack = pos["rack"]
-        count_ms, counted = _time(
-            lambda b=board, r=rack: movegen.count(b, r, tileset=tiles, layout=geometry, lexicon=lexicon),
-            repeat,
-        )
-        best_ms, top = _time(
-            lambda b=board, r=rack: movegen.best(b, r, tileset=tiles, layout=geometry, lexicon=lexicon, k=1),
-            repeat,
-        )
+        row: list[str] = []
+        for name in implementations:
+            movegen.set_implementation(name)
+            measured = _measure(pos, lexicon, repeat)
+            results[name].append(measured)
+            row.extend(f"{measured[mode][0]:>10.2f}" for mode in MODES)
+        counted = results[implementations[0]][-1]["count"][1]
         assert isinstance(counted, movegen.MoveCount)
-        assert isinstance(top, list)
-        # The pruned search must agree with full enumeration on the best score.
-        assert (top[0].score if top else None) == counted.best_score, pos["id"]
-        ratio = count_ms / best_ms if best_ms else float("inf")
+        # Both implementations, and the pruned search, agree (tests check every play).
+        for name in implementations:
+            got = results[name][-1]
+            assert got["count"][1] == counted, (pos["id"], name)
+            top = got["best"][1]
+            assert isinstance(top, list)
+            assert (top[0].score if top else None) == counted.best_score, (pos["id"], name)
+            generated = got["generate"][1]
+            assert isinstance(generated, movegen.Moves)
+            assert len(generated) == counted.count
         print(
-            f"{pos['id']:<16} {rack:<8} {counted.count:>6} {counted.best_score!s:>5} "
-            f"{count_ms:>9.2f} {best_ms:>8.2f} {ratio:>5.1f}"
+            f"{pos['id']:<16} {pos['rack']:<8} {counted.count:>6} {counted.best_score!s:>5}  {' '.join(row)}"
         )
-        if pos["category"] != "empty":
-            full_ms[pos["blanks"]].append(count_ms)
-            if pos["blanks"] == 2:
-                ratios.append(ratio)
     elapsed = time.perf_counter() - total
     print()
-    print("Full enumeration (count), median over positions with tiles on the board:")
-    for blanks, values in full_ms.items():
-        median = statistics.median(values)
-        verdict = "met" if median < TARGET_MS[blanks] else "MISSED"
-        print(
-            f"  {blanks} blank(s): {median:8.2f} ms  (n={len(values)}, max {max(values):.2f} ms; "
-            f"target < {TARGET_MS[blanks]:g} ms: {verdict})"
-        )
-    speedup = statistics.median(ratios)
-    verdict = "met" if speedup >= BEST_SPEEDUP_TARGET else "MISSED"
-    print(
-        f"Best mode (k=1) vs full enumeration, 2-blank racks: median {speedup:.2f}x "
-        f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x; target >= {BEST_SPEEDUP_TARGET:g}x: {verdict})"
-    )
+    _summary(positions, results, implementations)
     print(f"Total: {len(positions)} positions, {elapsed:.1f} s (with warm-up runs and {repeat} repeats)")
-    print(f"Machine: {platform.machine()}, CPython {platform.python_version()}")
+    print(
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}, "
+        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+    if memory:
+        print()
+        print("Private memory of a second worker after best-move searches in all seven languages:")
+        for name in implementations:
+            print(worker_memory.describe(worker_memory.measure(name)))
+
+
+def _summary(
+    positions: list[dict[str, Any]],
+    results: dict[str, list[dict[str, tuple[float, object]]]],
+    implementations: list[str],
+) -> None:
+    board = [i for i, p in enumerate(positions) if p["category"] != "empty"]
+    print("Medians per blank count over the positions with tiles on the board (ms), max in brackets:")
+    for name in implementations:
+        for mode in MODES:
+            cells = []
+            for blanks in (0, 1, 2):
+                values = [results[name][i][mode][0] for i in board if positions[i]["blanks"] == blanks]
+                cells.append(f"{blanks} blank(s) {statistics.median(values):7.2f} [{max(values):7.2f}]")
+            print(f"  {name:>8} {mode:<8} " + "   ".join(cells))
+    if "pure" in results:
+        pure = results["pure"]
+        for blanks in (0, 1, 2):
+            median = statistics.median(pure[i]["count"][0] for i in board if positions[i]["blanks"] == blanks)
+            verdict = "met" if median < TARGET_MS[blanks] else "MISSED"
+            print(f"  pure count, {blanks} blank(s): target < {TARGET_MS[blanks]:g} ms (issue 5): {verdict}")
+        ratios = [pure[i]["count"][0] / pure[i]["best"][0] for i in board if positions[i]["blanks"] == 2]
+        speedup = statistics.median(ratios)
+        verdict = "met" if speedup >= BEST_SPEEDUP_TARGET else "MISSED"
+        print(
+            f"  pure best mode vs full enumeration, 2-blank racks: median {speedup:.2f}x "
+            f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x; target >= {BEST_SPEEDUP_TARGET:g}x: {verdict})"
+        )
+    print("Whole position set, sum of the per-position times (ms):")
+    sums = {
+        name: {mode: sum(r[mode][0] for r in results[name]) for mode in MODES} for name in implementations
+    }
+    for mode in MODES:
+        joined = "  ".join(f"{name} {sums[name][mode]:9.1f}" for name in implementations)
+        line = f"  {mode:<8} {joined}"
+        if "pure" in sums and "compiled" in sums:
+            factor = sums["pure"][mode] / sums["compiled"][mode]
+            line += f"  compiled is {factor:.1f}x faster"
+            if mode in ("count", "generate"):
+                line += f" (target >= {COMPILED_SPEEDUP_TARGET:g}x: {'met' if factor >= COMPILED_SPEEDUP_TARGET else 'MISSED'})"
+        print(line)
+    if "compiled" in results:
+        compiled = results["compiled"]
+        two = [compiled[i]["best"][0] for i, p in enumerate(positions) if p["blanks"] == 2]
+        median = statistics.median(two)
+        verdict = "met" if median < BEST_TWO_BLANKS_TARGET_MS else "MISSED"
+        print(
+            f"  compiled best mode, 2-blank racks (all {len(two)}, empty board included): median {median:.2f} ms, "
+            f"max {max(two):.2f} ms (target median < {BEST_TWO_BLANKS_TARGET_MS:g} ms: {verdict})"
+        )
 
 
 def main() -> None:
@@ -224,6 +304,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--build", action="store_true", help="regenerate the position set, then exit")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the games played by --build")
+    parser.add_argument(
+        "--implementation",
+        default=",".join(movegen.IMPLEMENTATIONS),
+        help="comma-separated move generators to compare (default: every one available)",
+    )
+    parser.add_argument("--no-memory", action="store_true", help="skip the worker memory measurement")
     args = parser.parse_args()
     start = time.perf_counter()
     lexicon = WordGraph.load(LEXICON)
@@ -238,7 +324,7 @@ def main() -> None:
         args.positions.write_text(text, encoding="utf-8")
         print(f"wrote {len(positions)} positions to {args.positions}")
         return
-    run(args.positions, lexicon, args.repeat)
+    run(args.positions, lexicon, args.repeat, args.implementation.split(","), not args.no_memory)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ for a float, is ``bad_input`` with ``id`` null, and the command goes on with the
 
 ``moves`` lists every legal play of a rack on a board (same board and rack format)::
 
-    python -m engine moves --language en [--wordlist FILE] [--top N] [--count-only] [FILE]
+    python -m engine moves --language en [--wordlist FILE] [--top N] [--count-only] [--verbose] [FILE]
 
 Each input line is ``{"id": ..., "board": [...], "rack": "..."}``; each output line is
 ``{"id", "count", "moves": [{"tiles": [[row, col, "A"], ...], "score", "words": [{"word",
@@ -33,6 +33,10 @@ lists (a lowercase letter in ``tiles`` is a blank). ``--top N`` prints only the 
 (found by the pruned best-move search; ``count`` is left out); ``--count-only`` prints
 ``{"id", "count", "best_score"}`` (``best_score`` null when there is no play). A
 malformed line gets ``{"id", "error": "bad_input", "message"}``.
+
+It runs the compiled move generator when it is built (``make install``), else the pure
+Python one (same plays; ``WORDGAME_MOVEGEN=pure|compiled`` forces either); ``--verbose``
+says on standard error which one ran.
 
 Without ``--wordlist`` the language's built lexicon ``fixtures/lexicons/<LANG>.dawg`` is
 loaded; if it is missing the command stops with exit status 2.
@@ -260,6 +264,7 @@ def moves_request(
     if count_only:
         counted = movegen.count(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon)
         return {"id": ident, "count": counted.count, "best_score": counted.best_score}
+    found: Sequence[movegen.GeneratedMove]
     if top is not None:
         found = movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=top)
     else:
@@ -290,6 +295,10 @@ def run_moves(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     lexicon = load_lexicon(args.language, args.wordlist)
     if not isinstance(lexicon, Lexicon):  # pragma: no cover - load_lexicon returns graphs
         raise CannotRun("the lexicon cannot be walked by the move generator")
+    if args.verbose:
+        from engine import movegen
+
+        print(f"python -m engine moves: {movegen.implementation()} move generator", file=sys.stderr)
     for line in _input_lines(args.file, stdin):
         if not line.strip():
             continue
@@ -330,6 +339,11 @@ def _add_moves_command(commands: Any) -> None:
     output.add_argument("--top", type=_positive, metavar="N", help="only the N best plays (pruned search)")
     output.add_argument(
         "--count-only", action="store_true", help="only the number of plays and the best score"
+    )
+    moves.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say on standard error which move generator runs (compiled or pure)",
     )
     moves.set_defaults(handler=run_moves)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -35,6 +35,7 @@ __all__ = [
     "best_moves",
     "computer_move",
     "leave_value",
+    "level_band",
     "move_strength",
 ]
 
@@ -43,8 +44,6 @@ LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")
 
 # Letters counted as vowels when judging a rack leave (the game languages' vowels).
 _VOWELS = frozenset("AEIOUÄÖÜ")
-# How many top plays ``hard`` asks for first when comparing equal scores by rack leave.
-_HARD_CANDIDATES = 20
 
 
 def best_moves(
@@ -89,14 +88,17 @@ def move_strength(
     Raises ``IllegalMove`` when the play is not legal (as ``engine.moves.evaluate``).
     """
     played = evaluate(board, placements, tileset=tileset, layout=layout, lexicon=lexicon, rack=rack)
-    every = movegen.scores(board, rack, tileset=tileset, layout=layout, lexicon=lexicon)
+    # Counted without building a move: the number of plays and those scoring more.
+    counted = movegen.count(
+        board, rack, tileset=tileset, layout=layout, lexicon=lexicon, better_than=played.score
+    )
     top = movegen.best(board, rack, tileset=tileset, layout=layout, lexicon=lexicon, k=1)
-    # A legal play is among the generated ones, so neither list is empty.
+    # A legal play is among the generated ones, so there is a best one.
     return MoveStrength(
         score=played.score,
         best_score=top[0].score,
-        rank=1 + sum(1 for s in every if s > played.score),
-        count=len(every),
+        rank=1 + counted.better,
+        count=counted.count,
         best=top[0],
     )
 
@@ -168,29 +170,49 @@ def computer_move(
     rack = state.racks[seat]
     board = state.board
     if level == "hard":
-        k = _HARD_CANDIDATES
-        top = movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=k)
-        while len(top) == k and top[-1].score == top[0].score:
-            # More plays may share the best score: widen until one scores less.
-            k *= 4
-            top = movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=k)
-        if top:
-            tied = [m for m in top if m.score == top[0].score]
+        # Every play with the best score (in the generator's order), nothing more.
+        tied = movegen.best(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon, k=1, ties=True)
+        if tied:
             chosen = max(tied, key=lambda m: leave_value(_leave(rack, m), tiles))  # first of equals
             return _play(chosen)
     else:
         moves = movegen.generate(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon)
         if moves:
-            best = moves[0].score
-            if level == "medium":
-                band = [m for m in moves if 3 * m.score >= 2 * best]
-            else:
-                band = [m for m in moves if best <= 3 * m.score <= 2 * best]
-                if not band:
-                    gap = min(abs(2 * m.score - best) for m in moves)
-                    band = [m for m in moves if abs(2 * m.score - best) == gap]
-            return _play(band[rng.randrange(len(band))])
+            start, stop = level_band(moves, level)
+            # Only the chosen play is built as a move object.
+            return _play(moves[start + rng.randrange(stop - start)])
     return _no_play(state, rack)
+
+
+def level_band(moves: movegen.Moves, level: Level) -> tuple[int, int]:
+    """The plays ``level`` chooses among, as an index range ``[start, stop)`` of
+    ``moves`` (every play, best first): for ``medium`` those scoring at least two thirds
+    of the best; for ``easy`` those worth a third to two thirds of the best, or when
+    there is none the ones closest to half the best. Scores only fall along ``moves``,
+    so each band is one run of it, found by bisection on the scores (no move built)."""
+    best = moves.score(0)
+    if level == "medium":
+        return 0, _first(moves, lambda s: 3 * s < 2 * best)
+    start, stop = _first(moves, lambda s: 3 * s <= 2 * best), _first(moves, lambda s: 3 * s < best)
+    if start < stop:
+        return start, stop
+    # The closest scores to half the best sit on either side of where 2 * score passes it.
+    p = _first(moves, lambda s: 2 * s <= best)
+    gap = min(abs(2 * moves.score(i) - best) for i in (p - 1, p) if 0 <= i < len(moves))
+    return _first(moves, lambda s: 2 * s <= best + gap), _first(moves, lambda s: 2 * s < best - gap)
+
+
+def _first(moves: movegen.Moves, past: Callable[[int], bool]) -> int:
+    """The first index whose score satisfies ``past`` (false for higher scores, true
+    for every lower one), or ``len(moves)``."""
+    lo, hi = 0, len(moves)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if past(moves.score(mid)):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def _play(move: GeneratedMove) -> ComputerChoice:

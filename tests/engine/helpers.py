@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from engine.board import EMPTY, Board, empty_board, is_empty, layout, place
 from engine.errors import IllegalMove
@@ -122,3 +123,34 @@ def random_game(
         states.append(state)
         records.append(played.record)
     return states, records
+
+
+def movegen_implementations() -> list[object]:
+    """Both move generator implementations as pytest params; the compiled one is skipped
+    when it is not built (CI forces it with ``WORDGAME_MOVEGEN=compiled``, which makes a
+    missing build fail at import instead)."""
+    import pytest
+
+    from engine import movegen
+
+    return [
+        pytest.param(
+            name,
+            marks=pytest.mark.skipif(
+                name not in movegen.IMPLEMENTATIONS, reason="the compiled move generator is not built"
+            ),
+        )
+        for name in ("compiled", "pure")
+    ]
+
+
+def use_implementation(name: str) -> Iterator[str]:
+    """Run with move generator ``name``, then restore the one that ran before."""
+    from engine import movegen
+
+    before = movegen.implementation()
+    movegen.set_implementation(name)
+    try:
+        yield name
+    finally:
+        movegen.set_implementation(before)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -14,6 +15,7 @@ from engine.lexicon import WordListLexicon
 from engine.moves import Placement
 from engine.state import GameState, new_game
 from engine.tiles import tileset
+from tests.engine.helpers import movegen_implementations, use_implementation
 from tests.engine.test_movegen import WORDS
 
 EN = tileset("en")
@@ -21,6 +23,12 @@ BLANK_KEPT = "?"
 WWF = layout("wwf")
 LEX = WordListLexicon(WORDS, EN.alphabet)
 BOARD = place(empty_board(15), [(7, 6, "T"), (7, 7, "O"), (7, 8, "E"), (6, 8, "D"), (8, 8, "N")])
+
+
+@pytest.fixture(autouse=True, params=movegen_implementations())
+def implementation(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test here runs with both move generators (compiled and pure)."""
+    yield from use_implementation(request.param)
 
 
 def state_with(board: tuple[str, ...], rack: str, bag: str = "") -> GameState:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Container
+from collections.abc import Container, Iterator, Sequence
 from types import MappingProxyType
 
 import pytest
@@ -20,6 +20,7 @@ from engine.errors import IllegalMove
 from engine.lexicon import OverlayLexicon, WordGraph, WordListLexicon
 from engine.moves import Placement, evaluate
 from engine.tiles import TileSet, tileset
+from tests.engine.helpers import movegen_implementations, use_implementation
 
 _WORD_TEXT = """
 AA AAS AD ADD ADDER ADO ADORE ADOS ADS AE AERO AN ANA AND ANE ANENT ANNAS ANOAS ANSAE ANT ANTA
@@ -62,6 +63,12 @@ SEVEN = Layout(
     ),
 )  # fmt: skip
 LEX = WordListLexicon(WORDS, ALPHABET)
+
+
+@pytest.fixture(autouse=True, params=movegen_implementations())
+def implementation(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test here runs with both move generators (compiled and pure)."""
+    yield from use_implementation(request.param)
 
 
 def key(placements: tuple[Placement, ...] | list[Placement]) -> frozenset[Placement]:
@@ -165,7 +172,7 @@ def random_rack(rng: random.Random, size: int, blanks: int) -> str:
     return "".join(rng.choice("AADEENORSTT") for _ in range(size - blanks)) + "?" * blanks
 
 
-def check_against_engine(board: Board, rack: str, moves: list[movegen.GeneratedMove]) -> None:
+def check_against_engine(board: Board, rack: str, moves: Sequence[movegen.GeneratedMove]) -> None:
     for move in moves:
         result = evaluate(board, move.placements, tileset=SMALL, layout=SEVEN, lexicon=LEX, rack=rack)
         assert result.score == move.score

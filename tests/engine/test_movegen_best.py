@@ -12,20 +12,30 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from engine import movegen
 from engine.board import Board, board_tiles, layout
 from engine.lexicon import OverlayLexicon, WordGraph
 from engine.tiles import BLANK, tileset
+from tests.engine.helpers import movegen_implementations, use_implementation
 from tests.engine.test_movegen import ALPHABET, SEVEN, SMALL, WORDS, random_board, random_rack
 
 ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = ROOT / "bench" / "positions" / "en.jsonl"
 EN = tileset("en")
 WWF = layout("wwf")
+
+
+@pytest.fixture(autouse=True, params=movegen_implementations())
+def implementation(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test here runs with both move generators (compiled and pure)."""
+    yield from use_implementation(request.param)
 
 
 @cache

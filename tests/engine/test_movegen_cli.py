@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from engine.__main__ import main
 from engine.board import empty_board, place
+from tests.engine.helpers import movegen_implementations, use_implementation
 
 BOARD = list(place(empty_board(15), [(7, 5, "C"), (7, 6, "A"), (7, 7, "T")]))
+
+
+@pytest.fixture(autouse=True, params=movegen_implementations())
+def implementation(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test here runs with both move generators (compiled and pure)."""
+    yield from use_implementation(request.param)
 
 
 def run(tmp_path: Path, *args: str, lines: list[str]) -> list[dict[str, object]]:
@@ -58,3 +68,14 @@ def test_count_only_and_bad_lines_go_on(tmp_path: Path) -> None:
     (full,) = run(tmp_path, lines=[lines[2]])
     assert results[2] == {"id": 4, "count": full["count"], "best_score": 7}
     assert results[3] == {"id": 5, "count": 0, "best_score": None}
+
+
+def test_verbose_names_the_generator_that_ran_on_standard_error(
+    tmp_path: Path, implementation: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = json.dumps({"id": 6, "board": BOARD, "rack": "S"})
+    (quiet,) = run(tmp_path, "--top", "1", lines=[line])
+    assert capsys.readouterr().err == ""
+    (verbose,) = run(tmp_path, "--top", "1", "--verbose", lines=[line])
+    assert verbose == quiet
+    assert capsys.readouterr().err == f"python -m engine moves: {implementation} move generator\n"
