@@ -130,8 +130,8 @@ def test_every_action_is_recorded_with_its_id(ana: Any, ben: Any) -> None:
 def test_page_flags_come_from_the_rule_table(game_ana_ben: Game, ana: Any, ben: Any, cleo: Any) -> None:
     from games.rendering import game_context
 
-    assert game_ana_ben.allowed_actions(ana) == {"play", "exchange", "pass", "resign"}
-    assert game_ana_ben.allowed_actions(ben) == {"resign"}
+    assert game_ana_ben.allowed_actions(ana) == {"play", "exchange", "pass", "resign", "buy_extra"}
+    assert game_ana_ben.allowed_actions(ben) == {"resign", "buy_extra"}
     assert game_ana_ben.allowed_actions(cleo) == frozenset()
     for user in (ana, ben, cleo):
         context = game_context(game_ana_ben, user)
