@@ -14,7 +14,7 @@ rules that make them*, not by guessing from word endings:
 
 A form that some other rule also generates (``fatti`` = "facts", not ``fa+ti``)
 survives step 3, so homographs of ordinary forms are never dropped.
-``scripts/import_wordlist.py`` then removes the stop-list from the *merged* source
+``dictionaries/wordlists.py`` then removes the stop-list from the *merged* source
 (for es that includes the Letterpress half).
 
 Needs network access to Debian and npm once (``apt-get download``, ``npm install``)
@@ -41,9 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from dictionaries.wordlists import raw_entry_kept, read_lines  # noqa: E402
 from engine.lexicon import WordGraph  # noqa: E402
 from engine.normalize import alphabet, normalize_word  # noqa: E402
-from scripts.import_wordlist import raw_entry_kept, read_lines  # noqa: E402
 
 PACKAGES = {"es": "hunspell-es", "it": "hunspell-it", "pt-BR": "hunspell-pt-br"}
 DICTS = {"es": "es_ES", "it": "it_IT", "pt-BR": "pt_BR"}

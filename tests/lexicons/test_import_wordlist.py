@@ -1,4 +1,4 @@
-"""scripts/import_wordlist.py: the lexicon rules, the policy and the written files."""
+"""dictionaries/wordlists.py: the lexicon rules, the policy and the written files."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.lexicon import WordGraph
-from scripts.derive_enclitics import enclitic_rules, parse_aff
-from scripts.import_wordlist import (
+from dictionaries.wordlists import (
     build_wordlist,
     import_wordlist,
     is_spelled_number,
     read_word_list,
     write_word_list,
 )
+from engine.lexicon import WordGraph
+from scripts.derive_enclitics import enclitic_rules, parse_aff
 
 pytestmark = pytest.mark.pure
 

@@ -1,4 +1,4 @@
-"""The committed lexicons in fixtures/lexicons/ (built by scripts/import_wordlist.py).
+"""The committed lexicons in fixtures/lexicons/ (built by dictionaries/wordlists.py).
 
 Each language's graph must answer exactly like its word list, hold the common
 inflected words players expect, and leave out proper nouns, enclitic forms and

@@ -1,6 +1,6 @@
 """``manage.py import_wordlist LANG SOURCE``: rebuild a language's base lexicon.
 
-Runs ``scripts/import_wordlist.py`` (the lexicon rules and policy, docs/lexicons.md) on a
+Runs ``dictionaries.wordlists.import_wordlist`` (the lexicon rules and policy, docs/lexicons.md) on a
 raw list, writes ``<LANG>.txt.gz`` and ``<LANG>.dawg`` into ``LEXICON_DIR`` (or ``--out``),
 then records the new base word count on the language's ``Dictionary``. Running servers
 keep the graph they mapped until they restart; moderated changes are unaffected.
@@ -16,8 +16,8 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from dictionaries.graphs import graph_file_name
 from dictionaries.services import dictionary_for
+from dictionaries.wordlists import import_wordlist
 from engine.tiles import LANGUAGES
-from scripts.import_wordlist import import_wordlist
 
 
 class Command(BaseCommand):
