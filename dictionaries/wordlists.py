@@ -57,6 +57,7 @@ __all__ = [
     "import_wordlist",
     "is_spelled_number",
     "raw_entry_kept",
+    "read_additions",
     "read_lines",
     "read_word_list",
     "write_word_list",
@@ -265,6 +266,8 @@ class WordlistResult:
     words: list[str]
     raw_entries: int
     dropped: Counter[str] = field(default_factory=Counter)
+    #: Curated additions that were not already in the list.
+    added: int = 0
 
     def summary(self) -> str:
         """One line per reason, for logs and docs/lexicons.md."""
@@ -272,6 +275,8 @@ class WordlistResult:
         for reason in REASONS:
             if self.dropped[reason]:
                 lines.append(f"  {reason}: {self.dropped[reason]:,}")
+        if self.added:
+            lines.append(f"  additions: +{self.added:,}")
         return "\n".join(lines)
 
 
@@ -281,13 +286,16 @@ def build_wordlist(
     *,
     enclitics: Container[str] = frozenset(),
     stoplist: Iterable[str] = (),
+    additions: Iterable[str] = (),
 ) -> WordlistResult:
-    """Apply the lexicon rules and the policy to raw ``lines``.
+    """Apply the lexicon rules and the policy to raw ``lines``, then add ``additions``.
 
     ``enclitics`` and ``stoplist`` are normalised words to leave out; a stop-list
     word also takes its genitive ``-S`` form with it (German names: ``ANNAS``), but
     never a word that the source also spells with a lowercase initial.
-    Returns the sorted distinct words and the count of each drop reason.
+    ``additions`` are normalised words the project adds by hand (the curated
+    ``<LANG>.additions.txt``); the policy does not apply to them.
+    Returns the sorted distinct words, the count of each drop reason and of additions.
     """
     alphabet(language)  # fails early on an unknown language
     dropped: Counter[str] = Counter()
@@ -330,7 +338,9 @@ def build_wordlist(
     stopped = (stop & words) - lowercase
     dropped["stoplist"] = len(stopped)
     words -= stopped
-    return WordlistResult(language, sorted(words), raw_entries, dropped)
+    added = set(additions) - words
+    words |= added
+    return WordlistResult(language, sorted(words), raw_entries, dropped, added=len(added))
 
 
 # -- files -----------------------------------------------------------------------------
@@ -383,13 +393,51 @@ def policy_files(language: str, directory: Path) -> tuple[Container[str], list[s
     return enclitics, stop
 
 
+def read_additions(path: Path) -> list[tuple[str, str]]:
+    """``(word, reason)`` pairs from a ``WORD<TAB>reason`` file (``#`` comments allowed)."""
+    pairs: list[tuple[str, str]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        word, _, reason = line.partition("\t")
+        pairs.append((word.strip(), reason.strip()))
+    return pairs
+
+
+def additions_for(language: str, directory: Path) -> list[str]:
+    """The normalised words of ``<directory>/<LANG>.additions.txt`` (none when missing).
+
+    Raises ``ValueError`` naming the entry when one is not a playable word of the
+    language or has no reason: a curated word must say why it is there.
+    """
+    path = directory / f"{language}.additions.txt"
+    if not path.exists():
+        return []
+    words = []
+    for entry, reason in read_additions(path):
+        word = normalize_word(language, entry)
+        if word is None or len(word) < MIN_LEXICON_WORD_LENGTH:
+            raise ValueError(f"{path.name}: {entry!r} is not a playable {language} word")
+        if not reason:
+            raise ValueError(f"{path.name}: {entry!r} has no reason")
+        words.append(word)
+    return words
+
+
 def import_wordlist(language: str, source: Path, out: Path, policy_dir: Path = FIXTURES) -> WordlistResult:
     """Build, write ``<out>/<LANG>.txt.gz`` and ``<out>/<LANG>.dawg``; return the result.
 
-    The stop-lists are read from ``policy_dir`` (the committed ones by default).
+    The stop-lists and the additions are read from ``policy_dir`` (the committed ones
+    by default).
     """
     enclitics, stop = policy_files(language, policy_dir)
-    result = build_wordlist(language, read_lines(source), enclitics=enclitics, stoplist=stop)
+    result = build_wordlist(
+        language,
+        read_lines(source),
+        enclitics=enclitics,
+        stoplist=stop,
+        additions=additions_for(language, policy_dir),
+    )
     write_word_list(out / f"{language}.txt.gz", result.words)
     graph = WordGraph.build(result.words, alphabet(language))
     graph.save(out / f"{language}.dawg")

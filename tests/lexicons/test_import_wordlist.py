@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from dictionaries.wordlists import (
+    additions_for,
     build_wordlist,
     import_wordlist,
     is_spelled_number,
@@ -131,3 +132,24 @@ def test_italian_enclitic_rules_are_picked_rule_by_rule() -> None:
 def test_spanish_enclitic_classes_are_the_non_ascii_flags() -> None:
     aff = ["SFX S Y 1\n", "SFX S 0 s [aeiou]\n", "SFX À Y 2\n", "SFX À 0 la r\n", "SFX À 0 lo r\n"]
     assert enclitic_rules("es", parse_aff(aff)) == {3, 4}
+
+
+def test_additions_are_added_after_the_policy_and_counted(tmp_path: Path) -> None:
+    (tmp_path / "en.additions.txt").write_text(
+        "# curated\nzen\tmodern word\ncat\talready there\n", encoding="utf-8"
+    )
+    assert additions_for("en", tmp_path) == ["ZEN", "CAT"]
+    source = tmp_path / "src.txt"
+    source.write_text("cat\ncats\n", encoding="utf-8")
+    result = import_wordlist("en", source, tmp_path, policy_dir=tmp_path)
+    assert result.words == ["CAT", "CATS", "ZEN"]
+    assert result.added == 1
+    assert "additions: +1" in result.summary()
+    assert list(WordGraph.load(tmp_path / "en.dawg")) == ["CAT", "CATS", "ZEN"]
+
+
+@pytest.mark.parametrize("line", ["zen\t\n", "don't\tcontraction\n", "q\tone letter\n"])
+def test_an_addition_without_reason_or_unplayable_is_refused(tmp_path: Path, line: str) -> None:
+    (tmp_path / "en.additions.txt").write_text(line, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"en\.additions\.txt"):
+        additions_for("en", tmp_path)

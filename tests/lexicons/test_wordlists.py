@@ -20,6 +20,8 @@ from engine.normalize import alphabet, normalize_word
 pytestmark = pytest.mark.pure
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "lexicons"
+#: The raw sources beside the repository (shared/lexicon-sources), when present.
+SOURCES = Path(__file__).resolve().parents[3] / "shared" / "lexicon-sources"
 LANGUAGES = ("en", "en-GB", "es", "it", "pt-BR", "de", "fr")
 
 
@@ -127,7 +129,7 @@ def test_word_lists_are_sorted_normalised_and_two_letters_or_more(language: str)
     assert words == sorted(words)  # code-point order (the graph iterates in alphabet order)
 
 
-def test_english_additions_are_new_normalised_words() -> None:
+def test_english_additions_are_new_normalised_words_built_into_en() -> None:
     rows = [
         line.split("\t")
         for line in (FIXTURES / "en.additions.txt").read_text(encoding="utf-8").splitlines()
@@ -137,8 +139,18 @@ def test_english_additions_are_new_normalised_words() -> None:
     assert 20 <= len(words) <= 80
     assert all(len(row) == 2 and row[1].strip() for row in rows)  # every addition has a reason
     assert all(normalize_word("en", w) == w for w in words)
-    assert not [w for w in words if w in graph("en")]  # none already in ENABLE2K
+    # en = ENABLE2K plus the curated additions: none of them is in ENABLE2K itself, all
+    # are in the built graph, and nothing else was added.
     assert {"ZEN", "QI", "ZA", "EW", "TEXTING"} <= set(words)
+    assert [w for w in words if w not in graph("en")] == []
+    source = SOURCES / "en.source.txt.gz"
+    if source.exists():
+        with gzip.open(source, "rt", encoding="utf-8") as f:
+            enable2k = {line.strip().upper() for line in f}
+        assert not [w for w in words if w in enable2k]
+        assert set(word_list("en")) == enable2k | set(words)
+    else:
+        assert len(word_list("en")) == 173_528 + len(words)
 
 
 def test_german_stoplist_entries_normalise() -> None:
