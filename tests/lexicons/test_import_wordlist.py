@@ -16,7 +16,14 @@ from dictionaries.wordlists import (
     write_word_list,
 )
 from engine.lexicon import WordGraph
-from scripts.derive_enclitics import enclitic_rules, parse_aff
+from scripts.derive_enclitics import (
+    dic_entries,
+    enclitic_rules,
+    imperative_clitic_forms,
+    italian_homographs,
+    parse_aff,
+    thesaurus_lemmas,
+)
 
 pytestmark = pytest.mark.pure
 
@@ -153,3 +160,69 @@ def test_an_addition_without_reason_or_unplayable_is_refused(tmp_path: Path, lin
     (tmp_path / "en.additions.txt").write_text(line, encoding="utf-8")
     with pytest.raises(ValueError, match=r"en\.additions\.txt"):
         additions_for("en", tmp_path)
+
+
+def test_italian_doubled_pronouns_are_only_real_ones() -> None:
+    # fa+nno (fanno, the present of fare) and fa+mmo are conjugation; fa+mmi, fa+llo,
+    # fa+nne are the clitics of the imperative fa'.
+    aff = [
+        "SFX P Y 8\n",
+        "SFX P re nno are\n",
+        "SFX P re mmo are\n",
+        "SFX P re mmi are\n",
+        "SFX P re llo are\n",
+        "SFX P re lla are\n",
+        "SFX P re nne are\n",
+        "SFX P re cci are\n",
+        "SFX P re tte are\n",
+    ]
+    assert enclitic_rules("it", parse_aff(aff)) == {3, 4, 5, 6, 7}
+
+
+def test_irregular_imperatives_with_pronouns_are_found_by_shape() -> None:
+    words = {"DAMMI", "DIMMELO", "VATTENE", "FAMMICI", "DAGLI", "FANNO", "DATTERO", "DITTA", "DAMA"}
+    assert imperative_clitic_forms("it", words) == {"DAMMI", "DIMMELO", "VATTENE", "FAMMICI", "DAGLI"}
+    words = {"DAME", "DAMELO", "DIMELO", "HAZLO", "VETE", "VELO", "DAMA", "HAZAÑA", "SALTE", "PONTE"}
+    assert imperative_clitic_forms("es", words) == {
+        "DAME",
+        "DAMELO",
+        "DIMELO",
+        "HAZLO",
+        "VETE",
+        "VELO",
+        "SALTE",
+        "PONTE",
+    }
+
+
+def test_italian_homographs_are_lemmas_their_inflections_or_derivation_bases() -> None:
+    thesaurus = [
+        "generale|2",
+        "(agg.)|comune|universale",
+        "(s.m.)|ufficiale",
+        "stalla|1",
+        "(s.f.)|scuderia",
+        "alzarsi|2",
+        "(s.m.)|distinguersi",  # a tagging slip: an infinitive + pronoun is never kept
+        "(v.)|levarsi",
+        "mangiare|1",
+        "(v.)|cibarsi",
+    ]
+    lemmas = thesaurus_lemmas("it", thesaurus)
+    assert lemmas == {"GENERALE": {"agg.", "s.m."}, "STALLA": {"s.f."}, "ALZARSI": {"s.m."}}
+    candidates = {
+        "GENERALE", "GENERALI", "GENERALO",  # genera+le/li/lo: only the first two are words
+        "STALLE", "STALLI",  # plural of stalla (feminine: -e only)
+        "APRILE", "APRILI",  # aprilino in the .dic: a derivative of aprile
+        "MANGIALE", "ALZARSI", "DALLO",
+    }  # fmt: skip
+    kept = italian_homographs(candidates, lemmas, {"APRILINO", "MANGIARE"})
+    assert kept == {"GENERALE", "GENERALI", "STALLE", "APRILE", "APRILI", "DALLO"}
+
+
+def test_dic_entries_keep_words_and_flags() -> None:
+    assert dic_entries(["3\n", "dammi\n", "velo/CSN\n", "dimmelo/g\n"]) == [
+        ("dammi", ""),
+        ("velo", "CSN"),
+        ("dimmelo", "g"),
+    ]
