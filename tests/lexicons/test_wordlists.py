@@ -181,3 +181,33 @@ def test_german_stoplist_entries_normalise() -> None:
     assert all(normalize_word("de", name) for name in names)
     assert "Essen" not in names
     assert "Halle" not in names
+
+
+def test_engine_command_line_accepts_the_english_additions_without_a_database() -> None:
+    # `python -m engine score` loads only fixtures/lexicons/en.dawg: the curated
+    # additions must be in it (they used to exist only as moderated database rows).
+    import json
+    import subprocess
+    import sys
+
+    empty = ["." * 15] * 15
+    requests = [
+        {
+            "id": word,
+            "board": empty,
+            "rack": word,
+            "move": [[7, 7 + i, ch] for i, ch in enumerate(word)],
+        }
+        for word in ("ZEN", "QI", "EMOJI", "TEXTING")
+    ]
+    requests.append({"id": "ZZX", "board": empty, "rack": "ZZX", "move": [[7, 7, "Z"], [7, 8, "X"]]})
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "score", "--language", "en"],
+        input="\n".join(json.dumps(r) for r in requests),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=FIXTURES.parents[1],
+    )
+    legal = {row["id"]: row["legal"] for row in map(json.loads, done.stdout.splitlines())}
+    assert legal == {"ZEN": True, "QI": True, "EMOJI": True, "TEXTING": True, "ZZX": False}
