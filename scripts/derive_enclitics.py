@@ -436,12 +436,13 @@ def main(argv: list[str] | None = None) -> int:
     # What the dropped entries make by ordinary rules stays, unless it is itself an
     # imperative + pronoun (dimmelo/g makes dimmela, dimmele...).
     dropped_lines = [line for line in dic_lines[1:] if line.split("/")[0].strip() in shaped_entries]
-    with open(
-        expand(reader, reduced_aff, [f"{len(dropped_lines)}\n", *dropped_lines], name, work), encoding="utf-8"
-    ) as f:
-        made = normalised_set(language, f)
-    imperative_forms = imperative_clitic_forms(language, made) if language in IMPERATIVES else set()
-    kept |= made - imperative_forms
+    if dropped_lines:
+        with open(
+            expand(reader, reduced_aff, [f"{len(dropped_lines)}\n", *dropped_lines], name, work),
+            encoding="utf-8",
+        ) as f:
+            made = normalised_set(language, f)
+        kept |= made - imperative_clitic_forms(language, made)
     if language == "es":
         # es.source merges the expansion with Letterpress: expand the full .aff too.
         with open(expand(reader, aff, dic_lines, name, work), encoding="utf-8") as f:
