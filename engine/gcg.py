@@ -299,7 +299,9 @@ def _end_lines(
         totals[end.seat] += end.adjustments[end.seat]
         lines.append(f">{nicks[end.seat]}: ({racks[other]}) +{end.adjustments[end.seat]} {totals[end.seat]}")
         totals[other] += end.adjustments[other]
-        if rules.out_penalty:
+        # Scrabble's rule has no line for the other rack, unless the game was really
+        # scored otherwise (then import says the rules disagree rather than lose it).
+        if rules.out_penalty or end.adjustments[other]:
             lines.append(
                 f">{nicks[other]}: {racks[other]} ({racks[other]}) -{-end.adjustments[other]} {totals[other]}"
             )
