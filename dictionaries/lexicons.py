@@ -19,13 +19,13 @@ lexicon never changes and is cached for good.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
+from dictionaries import live
 from dictionaries.graphs import base_graph, graph_path
 from dictionaries.models import Dictionary, WordChange
 from engine.lexicon import OverlayLexicon, WordGraph
@@ -57,10 +57,6 @@ class _Live:
     checked_at: float
 
 
-_lock = threading.Lock()
-_live: dict[str, _Live] = {}
-
-
 def for_language(language: str, version: int | None = None) -> VersionedLexicon:
     """The lexicon of ``language``: live (``version=None``) or pinned to ``version``.
 
@@ -82,8 +78,7 @@ def for_language(language: str, version: int | None = None) -> VersionedLexicon:
         )
         return _pinned(language, version, str(graph_path(language)), stamp)
     now = time.monotonic()
-    with _lock:
-        entry = _live.get(language)
+    entry: _Live | None = live.get(language)
     if entry is not None and now - entry.checked_at < LIVE_CHECK_SECONDS:
         return entry.lexicon
     current, stamp = _current(language)
@@ -95,8 +90,7 @@ def for_language(language: str, version: int | None = None) -> VersionedLexicon:
         entry = _Live(build(language, current), stamp, now)
     else:
         entry = _Live(entry.lexicon, stamp, now)
-    with _lock:
-        _live[language] = entry
+    live.put(language, entry)
     return entry.lexicon
 
 
@@ -134,12 +128,9 @@ def _pinned(language: str, version: int, path: str, stamp: datetime | None) -> V
 
 
 def forget(language: str | None = None) -> None:
-    """Drop this process's live lexicon of ``language`` (all with ``None``); the next
-    ``for_language`` call rebuilds it. Called on commit of an approval."""
-    with _lock:
-        if language is None:
-            _live.clear()
-        else:
-            _live.pop(language, None)
+    """Drop this process's live lexicon of ``language`` (all, and the pinned ones, with
+    ``None``); the next ``for_language`` call rebuilds it. An approval drops its
+    language's live lexicon on commit through ``live.forget``."""
+    live.forget(language)
     if language is None:
         _pinned.cache_clear()

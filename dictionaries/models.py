@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from dictionaries import live
 from dictionaries.graphs import base_graph
 from engine.normalize import is_lexicon_length, normalize_word
 from engine.tiles import LANGUAGES
@@ -202,18 +203,12 @@ class WordChange(models.Model):
                 dictionary.save(update_fields=["version", "updated_at"])
                 change.status = self.Status.APPROVED
                 change.version = dictionary.version
-                transaction.on_commit(lambda: _forget_live_lexicon(dictionary.language))
+                transaction.on_commit(lambda: live.forget(dictionary.language))
             else:
                 change.status = self.Status.REJECTED
             change.save(update_fields=["status", "decided_by", "decided_at", "decision_note", "version"])
         for field in ("status", "decided_by", "decided_at", "decision_note", "version"):
             setattr(self, field, getattr(change, field))
-
-
-def _forget_live_lexicon(language: str) -> None:
-    from dictionaries import lexicons  # lexicons imports this module
-
-    lexicons.forget(language)
 
 
 def check_proposal(dictionary: Dictionary, word: str, action: str) -> str:

@@ -3,6 +3,8 @@
 Decisions (approve / reject) are model methods on ``WordChange``; this module holds the
 workflows that create rows: ``ensure_dictionaries`` (run by ``manage.py setup_site``),
 ``propose_change`` and ``propose_changes`` (the admin's add form and bulk-propose page).
+The project's curated English additions are part of the built ``en`` graph
+(``dictionaries/wordlists.py``), not moderated changes.
 """
 
 from __future__ import annotations
@@ -10,22 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from django.apps import apps as global_apps
 from django.apps.registry import Apps
-from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.utils import timezone
 
 from dictionaries.graphs import base_graph, graph_file_name, graph_path
 from dictionaries.models import Dictionary, WordChange, check_proposal
-from engine.normalize import is_lexicon_length, normalize_word
 from engine.tiles import LANGUAGES
 
-ADDITIONS_FILE = "en.additions.txt"
 MODERATORS_GROUP = "Moderators"
 #: Exactly what a moderator needs: see and search the changes and dictionaries, propose
 #: (add), and approve/reject (admin actions require "change"). No delete: decisions stay.
@@ -96,10 +92,13 @@ def propose_changes(
 
 
 def ensure_dictionaries() -> list[str]:
-    """Create the seven dictionaries, load the English additions and the Moderators group.
+    """Create the seven dictionaries (recording their base graphs' word counts) and the
+    Moderators group.
 
-    Idempotent: a second run changes nothing and says so. Returns what it did, as lines
-    for ``manage.py setup_site``.
+    Idempotent: a second run changes nothing. Returns what it did, as lines for
+    ``manage.py setup_site``. The curated English additions are in the built ``en``
+    graph; a database that loaded them as approved changes before keeps those rows
+    (the moderation record), which add nothing to the graph.
     """
     lines: list[str] = []
     for language in LANGUAGES:
@@ -117,75 +116,7 @@ def ensure_dictionaries() -> list[str]:
             dictionary.graph_file, dictionary.word_count = graph_file_name(language), count
             dictionary.save(update_fields=["graph_file", "word_count", "updated_at"])
             lines.append(f"Dictionary {language}: base graph now has {count} words")
-    lines += load_additions("en", Path(settings.LEXICON_DIR) / ADDITIONS_FILE)
     lines += ensure_moderators_group()
-    return lines
-
-
-def read_additions(path: Path) -> list[tuple[str, str]]:
-    """``(word, reason)`` pairs from a ``WORD<TAB>reason`` file (``#`` comments allowed)."""
-    pairs: list[tuple[str, str]] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        word, _, reason = line.partition("\t")
-        pairs.append((word.strip(), reason.strip()))
-    return pairs
-
-
-def load_additions(language: str, path: Path) -> list[str]:
-    """Load a project additions file as approved system changes (``proposed_by`` empty).
-
-    A word is loaded once: a later run skips words the system already added, even if a
-    moderator has removed them since (that decision stands). All new words share one
-    new dictionary version. Runs in one transaction holding the dictionary row lock.
-    """
-    if not path.exists():
-        return [f"Dictionary {language}: no additions file at {path}"]
-    lines: list[str] = []
-    pairs = read_additions(path)
-    with transaction.atomic():
-        dictionary = Dictionary.objects.select_for_update().get(pk=dictionary_for(language).pk)
-        loaded = set(
-            dictionary.changes.filter(proposed_by=None, action=WordChange.Action.ADD).values_list(
-                "normalized", flat=True
-            )
-        )
-        new: dict[str, tuple[str, str]] = {}
-        for word, reason in pairs:
-            normalized = normalize_word(language, word)
-            if normalized is None or not is_lexicon_length(normalized):
-                lines.append(f"Dictionary {language}: skipped {word!r} from {path.name}: not a playable word")
-            elif normalized not in loaded and normalized not in new:
-                new[normalized] = (word, reason)
-        already_valid = [w for w in new if dictionary.word_is_valid(w)]
-        for normalized in already_valid:
-            del new[normalized]
-        if already_valid:
-            lines.append(f"Dictionary {language}: {len(already_valid)} additions already valid, not loaded")
-        if new:
-            dictionary.version += 1
-            dictionary.save(update_fields=["version", "updated_at"])
-            now = timezone.now()
-            WordChange.objects.bulk_create(
-                WordChange(
-                    dictionary=dictionary,
-                    word=word,
-                    normalized=normalized,
-                    action=WordChange.Action.ADD,
-                    status=WordChange.Status.APPROVED,
-                    reason=reason,
-                    proposed_at=now,
-                    decided_at=now,
-                    version=dictionary.version,
-                )
-                for normalized, (word, reason) in new.items()
-            )
-            lines.append(
-                f"Dictionary {language}: loaded {len(new)} additions from {path.name} (version {dictionary.version})"
-            )
-        else:
-            lines.append(f"Dictionary {language}: additions from {path.name} already loaded")
     return lines
 
 

@@ -39,35 +39,108 @@ written in a ``#note`` pragma (free text to other GCG readers, Macondo included)
 ``#note Wordgame-End: resign ben`` or ``#note Wordgame-End: timeout ben``. The note is
 written for every finished game; an unfinished game has none.
 
-Tile sets. GCG has no standard way to name a tile distribution (Macondo uses
-``#note`` pragmas in the same "Key: value" form), so the game language and board are
-given as ``#note Wordgame-Language`` and ``#note Wordgame-Layout``; missing, they
-default to ``en`` and ``wwf``.
+Tile sets. GCG has no standard way to name a tile distribution, so the game language
+and board are given as ``#note Wordgame-Language`` and ``#note Wordgame-Layout``.
+Macondo and Woogles write ``#tile-distribution english`` and ``#board-layout
+CrosswordGame``, read as ``en-scrabble`` and ``scrabble``; a file that names neither
+(Quackle's) is classic Scrabble too, as those programs assume. Any other tile set or
+board is refused.
 
 Import replays the moves on a board, recomputes every score with this engine and
-refuses (``ValueError``) a file whose plays or scores disagree with the rules. Words
-are not checked against a lexicon. The bag's order is not in GCG, so a record can be
-replayed for its board, racks, moves and scores, not re-dealt.
+refuses (``ValueError`` naming the line) a file whose plays, scores or totals disagree
+with the rules. Words are not checked against a lexicon. The bag's order is not in GCG,
+so a record can be replayed for its board, racks, moves and scores, not re-dealt. Besides
+what :func:`export_gcg` writes, import reads what Quackle, Macondo and Woogles write for
+a two-player game:
+
+* played-through letters written as the letters themselves (``8H fA.E`` or ``8H fARE``
+  with the A and R on the board), or in parentheses (``8H f(AR)E``);
+* a challenge bonus ``>nick: RACK (challenge) +5 37`` (the rack may be missing), a phony
+  taken back ``>nick: RACK -- -24 55`` (the play leaves the board; Quackle writes
+  ``-- +0``), a time penalty ``>nick: RACK (time) -10 422``: :class:`ScoreEvent` values;
+* free text after the running total (a note);
+* the end-of-game rack lines, checked against the rules of the tile set being imported
+  (:func:`end_rules`): a rack shown must be among the tiles not on the board, and its
+  points what the rules give for it. Classic Scrabble
+  (``en-scrabble``): the player who goes out gains twice that rack's value, one line;
+  six scoreless turns end the game. This project's rules: the player who goes out gains
+  the value and the other loses it (two lines); three scoreless turns end the game.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
-from engine.board import EMPTY, Board, Layout, layout, place
+from engine.board import EMPTY, Board, Layout, board_tiles, layout, place
 from engine.errors import IllegalMove
 from engine.moves import MoveKind, MoveRecord, Placement, evaluate
 from engine.scoring import ACROSS, DOWN, Direction
 from engine.state import END_REASONS, EndOfGame, EndReason, decide_winner
-from engine.tiles import BLANK, tileset
+from engine.tiles import BLANK, TileSet, tileset, tileset_codes
 
 ENCODING_LINE = "#character-encoding UTF-8"
 LANGUAGE_NOTE = "Wordgame-Language"
 LAYOUT_NOTE = "Wordgame-Layout"
 END_NOTE = "Wordgame-End"
 PLAYED_THROUGH = "."
+#: A file that names no tile set and no board is classic Scrabble (Quackle, Macondo).
+DEFAULT_LANGUAGE = "en-scrabble"
+#: Macondo's and Woogles's names (``#tile-distribution``, ``#board-layout``, lowercased)
+#: for this engine's tile sets and boards.
+TILE_DISTRIBUTIONS = {"english": "en-scrabble"}
+BOARD_LAYOUTS = {"crosswordgame": "scrabble"}
+
+
+@dataclass(frozen=True)
+class EndRules:
+    """How a game's end is scored, as its GCG rack lines record it."""
+
+    name: str
+    #: The player who goes out gains this many times the value of the other rack.
+    out_factor: int
+    #: The other player also loses that value (a rack line of their own).
+    out_penalty: bool
+    #: Consecutive scoreless turns (both players) that end the game, each player then
+    #: losing their own rack's value.
+    scoreless_turns: int
+    #: Whether that ending applies while every score is still 0.
+    scoreless_at_zero: bool
+
+
+PROJECT_END = EndRules("this game's rules", 1, True, 3, False)
+SCRABBLE_END = EndRules("Scrabble's rules", 2, False, 6, True)
+
+
+def end_rules(language: str) -> EndRules:
+    """The end-of-game rules of a tile set: Scrabble's for ``en-scrabble``, this
+    project's (RULES.md) for the game languages."""
+    return SCRABBLE_END if language == "en-scrabble" else PROJECT_END
+
+
+ScoreEventKind = Literal["challenge", "time", "withdrawn"]
+
+
+@dataclass(frozen=True)
+class ScoreEvent:
+    """A GCG line that is not a move of the game but changes or explains a score.
+
+    ``challenge``: a bonus for a play challenged in vain (``points`` > 0);
+    ``time``: a time penalty (``points`` <= 0); ``withdrawn``: a phony taken back,
+    whose play (``play``) left the board again, so ``points`` is 0 (the play's score
+    was never kept). ``after`` counts the record's moves that came before the line;
+    ``rack`` is the rack the line shows (may be empty).
+    """
+
+    kind: ScoreEventKind
+    seat: int
+    points: int
+    after: int
+    rack: str = ""
+    play: MoveRecord | None = None
 
 
 @dataclass(frozen=True)
@@ -76,7 +149,8 @@ class GameRecord:
 
     ``players`` are display names, one per seat (GCG holds two). ``moves`` are the
     records returned by the engine's actions, in order; the one that ended the game
-    carries the ``EndOfGame``.
+    carries the ``EndOfGame``. ``events`` are the challenge bonuses, time penalties and
+    withdrawn phonies of a record made by another program (none in this game's own).
     """
 
     language: str
@@ -84,6 +158,7 @@ class GameRecord:
     moves: tuple[MoveRecord, ...]
     layout: str = "wwf"
     lexicon: str = ""
+    events: tuple[ScoreEvent, ...] = ()
 
     def board(self) -> Board:
         """The board after every move."""
@@ -93,12 +168,15 @@ class GameRecord:
         return board
 
     def scores(self) -> tuple[int, ...]:
-        """Each seat's total: the sum of its move scores plus the end-of-game adjustments."""
+        """Each seat's total: the sum of its move scores, the end-of-game adjustments
+        and the score events (challenge bonuses, time penalties)."""
         totals = [0] * len(self.players)
         for move in self.moves:
             totals[move.seat] += move.score
             if move.end is not None:
                 totals = [t + a for t, a in zip(totals, move.end.adjustments, strict=True)]
+        for event in self.events:
+            totals[event.seat] += event.points
         return tuple(totals)
 
     @property
@@ -156,28 +234,41 @@ def export_gcg(record: GameRecord) -> str:
     board = layout(record.layout).empty_board()
     totals = [0, 0]
     final_racks = ["", ""]
-    for move in record.moves:
+
+    def events(after: int, *, time: bool) -> None:
+        for event in record.events:
+            if event.after != after or (event.kind == "time") != time:
+                continue
+            nick = nicks[event.seat]
+            rack = f"{event.rack} " if event.rack else ""
+            if event.kind == "withdrawn" and event.play is not None:
+                phony = event.play
+                lines.append(_play_line(nick, phony, board, totals[event.seat] + phony.score))
+                lines.append(f">{nick}: {phony.rack_before} -- -{phony.score} {totals[event.seat]}")
+            elif event.kind == "challenge":
+                totals[event.seat] += event.points
+                lines.append(f">{nick}: {rack}(challenge) +{event.points} {totals[event.seat]}")
+            elif event.kind == "time":
+                totals[event.seat] += event.points
+                lines.append(f">{nick}: {rack}(time) -{-event.points} {totals[event.seat]}")
+
+    events(0, time=False)
+    for index, move in enumerate(record.moves):
         nick = nicks[move.seat]
         totals[move.seat] += move.score
         final_racks[move.seat] = move.rack_after
         rack = move.rack_before
         if move.kind == "play":
-            main = move.words[0]
-            new = {(p.row, p.col): p.board_char for p in move.placements}
-            d_row, d_col = (0, 1) if main.direction == ACROSS else (1, 0)
-            row, col = main.start
-            word = "".join(
-                new.get((row + i * d_row, col + i * d_col), PLAYED_THROUGH) for i in range(len(main.word))
-            )
-            where = position(row, col, main.direction)
-            lines.append(f">{nick}: {rack} {where} {word} +{move.score} {totals[move.seat]}")
+            lines.append(_play_line(nick, move, board, totals[move.seat]))
             board = place(board, ((p.row, p.col, p.board_char) for p in move.placements))
         elif move.kind == "exchange":
             lines.append(f">{nick}: {rack} -{''.join(move.exchanged)} +0 {totals[move.seat]}")
         elif move.kind == "pass":
             lines.append(f">{nick}: {rack} - +0 {totals[move.seat]}")
+        events(index + 1, time=False)
         if move.end is not None:
-            lines.extend(_end_lines(move.end, nicks, final_racks, totals))
+            lines.extend(_end_lines(move.end, nicks, final_racks, totals, end_rules(record.language)))
+        events(index + 1, time=True)
     for seat, rack in enumerate(final_racks):
         if rack:
             lines.append(f"#rack{seat + 1} {rack}")
@@ -188,7 +279,19 @@ def export_gcg(record: GameRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _end_lines(end: EndOfGame, nicks: list[str], racks: list[str], totals: list[int]) -> list[str]:
+def _play_line(nick: str, move: MoveRecord, board: Board, total: int) -> str:
+    """``>nick: RACK POS WORD +score total`` for a play made on ``board``."""
+    main = move.words[0]
+    new = {(p.row, p.col): p.board_char for p in move.placements}
+    d_row, d_col = (0, 1) if main.direction == ACROSS else (1, 0)
+    row, col = main.start
+    word = "".join(new.get((row + i * d_row, col + i * d_col), PLAYED_THROUGH) for i in range(len(main.word)))
+    return f">{nick}: {move.rack_before} {position(row, col, main.direction)} {word} +{move.score} {total}"
+
+
+def _end_lines(
+    end: EndOfGame, nicks: list[str], racks: list[str], totals: list[int], rules: EndRules
+) -> list[str]:
     """The end-of-game rack lines; updates ``totals`` with the adjustments."""
     lines: list[str] = []
     if end.reason == "out" and end.seat is not None:
@@ -196,9 +299,12 @@ def _end_lines(end: EndOfGame, nicks: list[str], racks: list[str], totals: list[
         totals[end.seat] += end.adjustments[end.seat]
         lines.append(f">{nicks[end.seat]}: ({racks[other]}) +{end.adjustments[end.seat]} {totals[end.seat]}")
         totals[other] += end.adjustments[other]
-        lines.append(
-            f">{nicks[other]}: {racks[other]} ({racks[other]}) -{-end.adjustments[other]} {totals[other]}"
-        )
+        # Scrabble's rule has no line for the other rack, unless the game was really
+        # scored otherwise (then import says the rules disagree rather than lose it).
+        if rules.out_penalty or end.adjustments[other]:
+            lines.append(
+                f">{nicks[other]}: {racks[other]} ({racks[other]}) -{-end.adjustments[other]} {totals[other]}"
+            )
     elif end.reason == "scoreless":
         for seat in (0, 1):
             totals[seat] += end.adjustments[seat]
@@ -215,68 +321,128 @@ class _Reader:
     players: list[str] = field(default_factory=list)
     nicks: list[str] = field(default_factory=list)
     lexicon: str = ""
-    language: str = "en"
-    layout: str = "wwf"
+    language: str | None = None
+    layout: str | None = None
     final_racks: dict[int, str] = field(default_factory=dict)
     end_note: tuple[EndReason, int | None] | None = None
     moves: list[MoveRecord] = field(default_factory=list)
+    events: list[ScoreEvent] = field(default_factory=list)
     adjustments: list[int] = field(default_factory=lambda: [0, 0])
-    end_lines: list[tuple[int, str]] = field(default_factory=list)  # (seat, "gain"|"penalty")
+    # (seat, "gain" | "penalty", rack) for each end-of-game rack line
+    end_lines: list[tuple[int, str, str]] = field(default_factory=list)
     totals: list[int] = field(default_factory=lambda: [0, 0])
+    # Score of every turn in order (a withdrawn phony's turn scores 0).
+    turn_scores: list[int] = field(default_factory=list)
+    board: Board | None = None
+    board_before_play: Board | None = None
+
+    @property
+    def tiles(self) -> TileSet:
+        return tileset(self.language or DEFAULT_LANGUAGE)
+
+    @property
+    def geometry(self) -> Layout:
+        return layout(self.layout or self.tiles.board)
 
 
-_EVENT = re.compile(r">(?P<nick>\S+):\s*(?P<rest>.*)")
+_EVENT = re.compile(r">(?P<nick>[^:\s]+):\s*(?P<rest>.*)")
+_NOTE = r"(?:\s+(?P<note>.*))?"
+_TOTAL = r"(?P<total>-?\d+)"
+_CHALLENGE = re.compile(rf"(?:(?P<rack>\S+)\s+)?\(challenge\)\s+\+(?P<points>\d+)\s+{_TOTAL}{_NOTE}")
+_TIME = re.compile(rf"(?:(?P<rack>\S+)\s+)?\(time\)\s+\+?-(?P<points>\d+)\s+{_TOTAL}{_NOTE}")
+_GAIN = re.compile(rf"\((?P<rack>[^()\sa-z]+)\)\s+\+(?P<points>\d+)\s+{_TOTAL}{_NOTE}")
+_PENALTY = re.compile(rf"(?P<rack>\S+)\s+\((?P<paren>[^()\s]+)\)\s+-(?P<points>\d+)\s+{_TOTAL}{_NOTE}")
+_WITHDRAWN = re.compile(rf"(?P<rack>\S+)\s+--\s+(?P<score>[+-]\d+)\s+{_TOTAL}{_NOTE}")
+_PASS = re.compile(rf"(?P<rack>\S+)\s+-\s+\+0\s+{_TOTAL}{_NOTE}")
+_EXCHANGE = re.compile(rf"(?P<rack>\S+)\s+-(?P<tiles>\S+)\s+\+0\s+{_TOTAL}{_NOTE}")
+_PLAY = re.compile(
+    rf"(?P<rack>\S+)\s+(?P<pos>[A-Za-z]\d+|\d+[A-Za-z])\s+(?P<word>\S+)\s+\+(?P<score>\d+)\s+{_TOTAL}{_NOTE}"
+)
 
 
 def import_gcg(text: str) -> GameRecord:
-    """Read a GCG file written by :func:`export_gcg` (or a compatible two-player file).
+    """Read a two-player GCG file: this module's own, or one written by Quackle,
+    Macondo or Woogles (see the module docstring for what is understood).
 
     Replays each play on the board and recomputes its score; raises ``ValueError``
-    naming the line when the file is malformed or disagrees with the rules.
+    naming the line when the file is malformed or disagrees with the rules, and for a
+    file with more than two players or a tile set or board this engine does not have.
     """
     reader = _Reader()
-    board: Board | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         try:
             if line.startswith("#"):
                 _pragma(reader, line)
             elif line.startswith(">"):
-                if board is None:
+                if reader.board is None:
                     if len(reader.players) != 2:
                         raise ValueError("two #player lines must come before the moves")
-                    board = layout(reader.layout).empty_board()
-                board = _event(reader, line, board)
-            elif line and not reader.moves:
+                    reader.board = reader.geometry.empty_board()
+                _event(reader, line)
+            elif line and not reader.moves and not reader.events:
                 raise ValueError("unexpected text")
             # Other non-empty lines continue a multi-line #note: ignored.
         except (ValueError, KeyError, IllegalMove) as exc:
-            detail = exc.message if isinstance(exc, IllegalMove) else str(exc)
+            detail = exc.message if isinstance(exc, IllegalMove) else str(exc).strip("'\"")
             raise ValueError(f"GCG line {number}: {detail}") from exc
     if len(reader.players) != 2:
         raise ValueError("a GCG record needs #player1 and #player2")
     moves = _with_racks_after(reader)
+    language = reader.language or DEFAULT_LANGUAGE
     return GameRecord(
-        language=reader.language,
+        language=language,
         players=tuple(reader.players),
         moves=tuple(moves),
-        layout=reader.layout,
+        layout=reader.layout or tileset(language).board,
         lexicon=reader.lexicon,
+        events=tuple(reader.events),
     )
+
+
+def _set_tile_set(reader: _Reader, code: str) -> None:
+    if reader.board is not None:
+        raise ValueError("the tile set must be named before the moves")
+    if code not in tileset_codes():
+        raise ValueError(
+            f"unknown tile set {code!r}: this game has {', '.join(tileset_codes())} "
+            f"(and reads Macondo's {', '.join(TILE_DISTRIBUTIONS)})"
+        )
+    reader.language = code
+
+
+def _set_layout(reader: _Reader, name: str) -> None:
+    if reader.board is not None:
+        raise ValueError("the board must be named before the moves")
+    try:
+        layout(name)
+    except KeyError:
+        raise ValueError(f"unknown board {name!r}: this game has wwf and scrabble") from None
+    reader.layout = name
 
 
 def _pragma(reader: _Reader, line: str) -> None:
     name, _, value = line.partition(" ")
     value = value.strip()
-    player = re.fullmatch(r"#player([12])", name)
+    player = re.fullmatch(r"#player(\d+)", name)
     if player:
+        if int(player[1]) > 2:
+            raise ValueError(f"this game imports two-player records; the file has {name}")
         nick, _, full = value.partition(" ")
         if int(player[1]) != len(reader.players) + 1 or not nick:
             raise ValueError("#player1 then #player2, each with a nickname")
+        if nick in reader.nicks:
+            raise ValueError(f"both players are called {nick!r}")
         reader.nicks.append(nick)
         reader.players.append(full.strip() or nick)
     elif name == "#lexicon":
         reader.lexicon = value
+    elif name == "#tile-distribution":
+        _set_tile_set(reader, TILE_DISTRIBUTIONS.get(value.lower(), value))
+    elif name == "#board-layout":
+        _set_layout(reader, BOARD_LAYOUTS.get(value.lower(), value))
+    elif name == "#game-type" and value.lower() not in ("", "classic"):
+        raise ValueError(f"game type {value!r} is not classic: its rules are not this game's")
     elif re.fullmatch(r"#rack[12]", name):
         reader.final_racks[int(name[-1]) - 1] = value
     elif name == "#note":
@@ -285,19 +451,17 @@ def _pragma(reader: _Reader, line: str) -> None:
         if not sep:
             return
         if key == LANGUAGE_NOTE:
-            tileset(note)  # raises KeyError for an unknown tile set
-            reader.language = note
+            _set_tile_set(reader, note)
         elif key == LAYOUT_NOTE:
-            layout(note)
-            reader.layout = note
+            _set_layout(reader, note)
         elif key == END_NOTE:
             reason, _, nick = note.partition(" ")
             if reason not in END_REASONS:
                 raise ValueError(f"unknown end {reason!r}")
             seat = _seat(reader, nick.strip()) if nick.strip() else None
             reader.end_note = (next(r for r in END_REASONS if r == reason), seat)
-    # Other pragmas (#title, #description, #id, #character-encoding...) carry nothing
-    # the engine needs.
+    # Other pragmas (#title, #description, #id, #character-encoding, #incomplete...)
+    # carry nothing the engine needs.
 
 
 def _seat(reader: _Reader, nick: str) -> int:
@@ -306,37 +470,58 @@ def _seat(reader: _Reader, nick: str) -> int:
     return reader.nicks.index(nick)
 
 
-def _event(reader: _Reader, line: str, board: Board) -> Board:
+def _event(reader: _Reader, line: str) -> None:
     match = _EVENT.fullmatch(line)
     if match is None:
         raise ValueError("malformed move line")
     seat = _seat(reader, match["nick"])
-    tokens = match["rest"].split()
-    tiles = tileset(reader.language)
-    geometry = layout(reader.layout)
-    if len(tokens) == 3 and tokens[0].startswith("(") and tokens[0] != "(challenge)":
-        # ">nick: (RACK) +N total": the player who went out gains the rack's value.
-        _end_points(reader, seat, tokens[1], tokens[2], "gain")
-        return board
-    if len(tokens) == 4 and tokens[1].startswith("(") and tokens[1] != "(time)":
-        # ">nick: RACK (RACK) -N total": the value of a rack lost at the end.
-        _end_points(reader, seat, tokens[2], tokens[3], "penalty")
-        return board
-    if len(tokens) == 4 and tokens[1].startswith("-") and tokens[1] != "--":
-        exchanged = tuple(tokens[1][1:])
-        if tokens[2] != "+0":
-            raise ValueError("a pass or exchange scores +0")
-        kind: MoveKind = "exchange" if exchanged else "pass"
-        reader.moves.append(MoveRecord(kind=kind, seat=seat, rack_before=tokens[0], exchanged=exchanged))
-        _check_total(reader, seat, 0, tokens[3])
-        return board
-    if len(tokens) != 5:
-        raise ValueError("unsupported move line (challenges and time penalties are not part of this game)")
-    rack, where, word, score, total = tokens
-    placements = _placements(board, geometry, where, word)
-    result = evaluate(board, placements, tileset=tiles, layout=geometry, lexicon=_AcceptAll(), rack=rack)
-    if f"+{result.score}" != score:
-        raise ValueError(f"{word} scores {result.score} by the rules, the file says {score}")
+    rest = match["rest"].strip()
+    for pattern, handler in (
+        (_CHALLENGE, _challenge),
+        (_TIME, _time_penalty),
+        (_GAIN, _rack_gain),
+        (_PENALTY, _rack_penalty),
+        (_WITHDRAWN, _withdrawn),
+        (_PASS, _pass),
+        (_EXCHANGE, _exchange),
+        (_PLAY, _play),
+    ):
+        found = pattern.fullmatch(rest)
+        if found is not None:
+            if reader.end_lines and pattern not in (_TIME, _PENALTY):
+                raise ValueError("only rack lines and time penalties may follow the end of the game")
+            handler(reader, seat, found)
+            _check_total(reader, seat, found["total"])
+            return
+    raise ValueError("unsupported move line")
+
+
+def _check_total(reader: _Reader, seat: int, total: str) -> None:
+    if str(reader.totals[seat]) != total:
+        raise ValueError(f"running total {total} should be {reader.totals[seat]}")
+
+
+def _check_rack(reader: _Reader, rack: str) -> None:
+    bad = [tile for tile in rack if not reader.tiles.is_tile(tile)]
+    if bad:
+        raise ValueError(f"rack {rack!r} has {''.join(bad)!r}, not a tile of {reader.tiles.language}")
+
+
+def _play(reader: _Reader, seat: int, found: re.Match[str]) -> None:
+    assert reader.board is not None
+    rack, where, word = found["rack"], found["pos"], found["word"]
+    _check_rack(reader, rack)
+    placements = _placements(reader.board, reader.geometry, where, word)
+    result = evaluate(
+        reader.board,
+        placements,
+        tileset=reader.tiles,
+        layout=reader.geometry,
+        lexicon=_AcceptAll(),
+        rack=rack,
+    )
+    if result.score != int(found["score"]):
+        raise ValueError(f"{word} scores {result.score} by the rules, the file says +{found['score']}")
     reader.moves.append(
         MoveRecord(
             kind="play",
@@ -348,44 +533,157 @@ def _event(reader: _Reader, line: str, board: Board) -> Board:
             rack_before=rack,
         )
     )
-    _check_total(reader, seat, result.score, total)
-    return place(board, ((p.row, p.col, p.board_char) for p in placements))
+    reader.totals[seat] += result.score
+    reader.turn_scores.append(result.score)
+    reader.board_before_play = reader.board
+    reader.board = place(reader.board, ((p.row, p.col, p.board_char) for p in placements))
+
+
+def _pass(reader: _Reader, seat: int, found: re.Match[str]) -> None:
+    _check_rack(reader, found["rack"])
+    reader.moves.append(MoveRecord(kind="pass", seat=seat, rack_before=found["rack"]))
+    reader.turn_scores.append(0)
+
+
+def _exchange(reader: _Reader, seat: int, found: re.Match[str]) -> None:
+    rack, exchanged = found["rack"], found["tiles"]
+    if exchanged.isdigit():
+        raise ValueError(f"an exchange must name its tiles, not only their number ({exchanged})")
+    _check_rack(reader, rack)
+    if Counter(exchanged) - Counter(rack):
+        raise ValueError(f"exchanges {exchanged}, which is not on the rack {rack}")
+    reader.moves.append(MoveRecord(kind="exchange", seat=seat, rack_before=rack, exchanged=tuple(exchanged)))
+    reader.turn_scores.append(0)
+
+
+def _withdrawn(reader: _Reader, seat: int, found: re.Match[str]) -> None:
+    last = reader.moves[-1] if reader.moves else None
+    if last is None or last.kind != "play" or last.seat != seat or reader.board_before_play is None:
+        raise ValueError("a phony can be taken back only right after that player's play")
+    if found["score"] not in (f"-{last.score}", "+0", "-0"):
+        raise ValueError(f"the phony scored {last.score}: taking it back is -{last.score}")
+    if found["rack"] != last.rack_before:
+        raise ValueError(f"the phony was played from {last.rack_before}, not {found['rack']}")
+    reader.moves.pop()
+    reader.board = reader.board_before_play
+    reader.board_before_play = None
+    reader.totals[seat] -= last.score
+    reader.turn_scores[-1] = 0
+    reader.events.append(
+        ScoreEvent("withdrawn", seat, 0, after=len(reader.moves), rack=found["rack"], play=last)
+    )
+
+
+def _challenge(reader: _Reader, seat: int, found: re.Match[str]) -> None:
+    last = reader.moves[-1] if reader.moves else None
+    if last is None or last.kind != "play" or last.seat != seat:
+        raise ValueError("a challenge bonus goes to the player whose play was just challenged")
+    points = int(found["points"])
+    reader.totals[seat] += points
+    rack = found["rack"] or ""
+    reader.events.append(ScoreEvent("challenge", seat, points, after=len(reader.moves), rack=rack))
+
+
+def _time_penalty(reader: _Reader, seat: int, found: re.Match[str]) -> None:
+    points = -int(found["points"])
+    reader.totals[seat] += points
+    rack = found["rack"] or ""
+    reader.events.append(ScoreEvent("time", seat, points, after=len(reader.moves), rack=rack))
+
+
+def _unplayed_tiles(reader: _Reader) -> Counter[str]:
+    """The tiles on no board square: in the bag or on the racks."""
+    assert reader.board is not None
+    return Counter(reader.tiles.full_bag()) - Counter(board_tiles(reader.board))
+
+
+def _rack_gain(reader: _Reader, seat: int, found: re.Match[str]) -> None:
+    rules = end_rules(reader.tiles.language)
+    rack, points = found["rack"], int(found["points"])
+    last = reader.moves[-1] if reader.moves else None
+    if last is None or last.kind != "play" or last.seat != seat:
+        raise ValueError("the rack points go to the player who went out with the last play")
+    if any(kind == "gain" for _, kind, _ in reader.end_lines):
+        raise ValueError("a second going-out line")
+    _check_rack(reader, rack)
+    if Counter(rack) - _unplayed_tiles(reader):
+        raise ValueError(f"{rack} is not among the tiles left off the board")
+    value = reader.tiles.rack_value(rack)
+    if points != rules.out_factor * value:
+        raise ValueError(
+            f"{rack} is worth {value}: going out gains {rules.out_factor * value} by {rules.name}, "
+            f"the file says +{points}"
+        )
+    reader.adjustments[seat] += points
+    reader.totals[seat] += points
+    reader.end_lines.append((seat, "gain", rack))
+    reader.final_racks.setdefault(1 - seat, rack)
+
+
+def _rack_penalty(reader: _Reader, seat: int, found: re.Match[str]) -> None:
+    rules = end_rules(reader.tiles.language)
+    rack, points = found["rack"], int(found["points"])
+    if found["paren"] != rack:
+        raise ValueError(f"a rack penalty line shows the same rack twice, not {rack} and {found['paren']}")
+    _check_rack(reader, rack)
+    if any(s == seat and kind == "penalty" for s, kind, _ in reader.end_lines):
+        raise ValueError("a second rack penalty for the same player")
+    gains = [(s, r) for s, kind, r in reader.end_lines if kind == "gain"]
+    if gains:
+        out_seat, out_rack = gains[0]
+        if not rules.out_penalty:
+            raise ValueError(f"by {rules.name} the player who did not go out loses nothing")
+        if seat == out_seat or Counter(rack) != Counter(out_rack):
+            raise ValueError(f"the rack left when the other player went out is {out_rack}")
+    else:
+        scoreless = 0
+        for score in reversed(reader.turn_scores):
+            if score:
+                break
+            scoreless += 1
+        if scoreless != rules.scoreless_turns:
+            raise ValueError(
+                f"a rack penalty ends the game after {rules.scoreless_turns} scoreless turns "
+                f"by {rules.name}; this game had {scoreless}"
+            )
+        if not rules.scoreless_at_zero and not any(reader.totals):
+            raise ValueError(f"by {rules.name} scoreless turns do not end a game at 0-0")
+        penalised = Counter(rack)
+        for _, _kind, other in reader.end_lines:
+            penalised += Counter(other)
+        if penalised - _unplayed_tiles(reader):
+            raise ValueError(f"{rack} is not among the tiles left off the board")
+    value = reader.tiles.rack_value(rack)
+    if points != value:
+        raise ValueError(f"{rack} is worth {value}, the file says -{points}")
+    reader.adjustments[seat] -= points
+    reader.totals[seat] -= points
+    reader.end_lines.append((seat, "penalty", rack))
+    reader.final_racks.setdefault(seat, rack)
 
 
 def _placements(board: Board, geometry: Layout, where: str, word: str) -> list[Placement]:
     row, col, direction = parse_position(where)
     d_row, d_col = (0, 1) if direction == ACROSS else (1, 0)
-    # "(AB)" is an older way to write played-through letters; treat it like "..".
-    word = re.sub(r"\(([^)]*)\)", lambda m: PLAYED_THROUGH * len(m[1]), word)
+    # "(AB)" is an older way to write played-through letters.
+    word = re.sub(r"\(([^)]*)\)", lambda m: m[1], word)
     placements = []
     for i, char in enumerate(word):
         r, c = row + i * d_row, col + i * d_col
-        if char == PLAYED_THROUGH:
-            if not geometry.on_board(r, c) or board[r][c] == EMPTY:
-                raise ValueError(f"{where} {word}: no tile to play through at letter {i + 1}")
+        if not geometry.on_board(r, c):
+            raise ValueError(f"{where} {word}: letter {i + 1} is off the board")
+        on_board = board[r][c]
+        if on_board != EMPTY:
+            # A played-through tile: "." or the letter itself (as Quackle writes it).
+            if char != PLAYED_THROUGH and char.upper() != on_board.upper():
+                raise ValueError(f"{where} {word}: letter {i + 1} is {char}, the board has {on_board}")
             continue
+        if char == PLAYED_THROUGH:
+            raise ValueError(f"{where} {word}: no tile to play through at letter {i + 1}")
         if char == BLANK:
             raise ValueError("a played blank must be written as the lowercase letter it stands for")
         placements.append(Placement(r, c, char.upper(), blank=char != char.upper()))
     return placements
-
-
-def _check_total(reader: _Reader, seat: int, points: int, total: str) -> None:
-    reader.totals[seat] += points
-    if str(reader.totals[seat]) != total:
-        raise ValueError(f"running total {total} should be {reader.totals[seat]}")
-
-
-def _end_points(reader: _Reader, seat: int, amount: str, total: str, kind: str) -> None:
-    if not reader.moves:
-        raise ValueError("end-of-game points before any move")
-    match = re.fullmatch(r"([+-])(\d+)", amount)
-    if match is None or (match[1] == "+") != (kind == "gain"):
-        raise ValueError(f"bad end-of-game points {amount!r}")
-    points = int(match[2]) if kind == "gain" else -int(match[2])
-    reader.adjustments[seat] += points
-    reader.end_lines.append((seat, kind))
-    _check_total(reader, seat, points, total)
 
 
 def _with_racks_after(reader: _Reader) -> list[MoveRecord]:
@@ -393,10 +691,16 @@ def _with_racks_after(reader: _Reader) -> list[MoveRecord]:
     moves = reader.moves
     end_seat: int | None
     reason: EndReason | None
+    gains = [s for s, kind, _ in reader.end_lines if kind == "gain"]
+    rules = end_rules(reader.tiles.language)
+    if gains and rules.out_penalty and not any(kind == "penalty" for _, kind, _ in reader.end_lines):
+        raise ValueError(
+            f"by {rules.name} the player who did not go out loses their rack: that line is missing"
+        )
     if reader.end_note is not None:
         reason, end_seat = reader.end_note
-    elif any(kind == "gain" for _, kind in reader.end_lines):
-        reason, end_seat = "out", next(s for s, kind in reader.end_lines if kind == "gain")
+    elif gains:
+        reason, end_seat = "out", gains[0]
     elif reader.end_lines:
         reason, end_seat = "scoreless", None
     else:

@@ -1,7 +1,9 @@
 """Dictionaries test fixtures: small built word graphs for all seven languages.
 
 Tests point ``LEXICON_DIR`` at a temporary folder holding tiny graphs and an English
-additions file, so they are fast and do not depend on the committed full lexicons.
+additions file, so they are fast and do not depend on the committed full lexicons. The
+English graph is built with its additions, as ``dictionaries/wordlists.py`` builds the
+real one.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 from django.utils import translation
 
 from dictionaries import lexicons
+from dictionaries.wordlists import additions_for
 from engine.lexicon import WordGraph
 from engine.tiles import LANGUAGES, tileset
 
@@ -34,9 +37,10 @@ ADDITIONS = (
 @pytest.fixture(scope="session")
 def built_lexicons(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("lexicons")
-    for language in LANGUAGES:
-        WordGraph.build(WORDS[language], tileset(language).alphabet).save(folder / f"{language}.dawg")
     (folder / "en.additions.txt").write_text(ADDITIONS, encoding="utf-8")
+    for language in LANGUAGES:
+        words = sorted({*WORDS[language], *additions_for(language, folder)})
+        WordGraph.build(words, tileset(language).alphabet).save(folder / f"{language}.dawg")
     return folder
 
 
@@ -55,7 +59,7 @@ def lexicon_dir(settings: Any, built_lexicons: Path) -> Iterator[Path]:
 
 @pytest.fixture
 def dictionaries(db: None) -> None:
-    """The seven dictionaries, the English additions and the Moderators group."""
+    """The seven dictionaries and the Moderators group."""
     from dictionaries.services import ensure_dictionaries
 
     ensure_dictionaries()

@@ -20,9 +20,9 @@ pytestmark = pytest.mark.django_db
 def test_for_language_is_engine_lexicon_with_version(dictionaries: None) -> None:
     lexicon = lexicons.for_language("en")
     assert isinstance(lexicon, Lexicon)
-    assert lexicon.version == 1  # the English additions
+    assert lexicon.version == 0  # no moderated change yet
     assert "CAT" in lexicon
-    assert "ZEN" in lexicon  # an addition
+    assert "ZEN" in lexicon  # a curated addition, built into the base graph
     assert "BLORP" not in lexicon
     assert len(lexicon.graphs()) == 2
 
@@ -81,7 +81,7 @@ def test_pinned_version_ignores_later_changes(dictionaries: None, ana: Any, mia:
 
 
 def test_pinned_version_above_current_raises(dictionaries: None) -> None:
-    with pytest.raises(ValueError, match="version 1, not 5"):
+    with pytest.raises(ValueError, match="version 0, not 5"):
         lexicons.for_language("en", version=5)
 
 

@@ -133,27 +133,25 @@ def test_bulk_propose_reports_refused_words(dictionaries: None, ana: Any) -> Non
     assert "open proposal" in refused["gatti"]
 
 
-def test_ensure_dictionaries_creates_rows_and_loads_additions(db: None) -> None:
+def test_ensure_dictionaries_creates_rows_and_no_changes_for_the_additions(db: None) -> None:
     lines = ensure_dictionaries()
     assert Dictionary.objects.count() == 7
     assert Dictionary.objects.get(language="de").word_count == 4
-    loaded = WordChange.objects.filter(dictionary__language="en", status="approved", proposed_by=None)
-    assert {c.normalized: c.reason for c in loaded} == {
-        "ZEN": "modern word players expect",
-        "TEXTING": "common modern verb form",
-    }
-    assert {c.version for c in loaded} == {1}
-    assert en().version == 1
-    assert any("loaded 2 additions" in line for line in lines)
-    assert any("1 additions already valid" in line for line in lines)
+    # The curated additions (zen, texting) are in the built graph: no moderated change.
+    assert not WordChange.objects.exists()
+    assert en().version == 0
+    assert en().word_count == 13  # 11 base words + ZEN + TEXTING
+    assert en().word_is_valid("ZEN")
+    assert en().word_is_valid("TEXTING")
+    assert any("Dictionary en: created (13 words" in line for line in lines)
 
 
 def test_ensure_dictionaries_twice_changes_nothing(db: None) -> None:
     ensure_dictionaries()
     lines = ensure_dictionaries()
-    assert WordChange.objects.count() == 2
-    assert en().version == 1
-    assert any("already loaded" in line for line in lines)
+    assert WordChange.objects.count() == 0
+    assert en().version == 0
+    assert not [line for line in lines if line.startswith("Dictionary")]
 
 
 def test_ensure_dictionaries_keeps_moderators_removal(dictionaries: None, ana: Any, mia: Any) -> None:

@@ -1,4 +1,4 @@
-"""scripts/import_wordlist.py: the lexicon rules, the policy and the written files."""
+"""dictionaries/wordlists.py: the lexicon rules, the policy and the written files."""
 
 from __future__ import annotations
 
@@ -7,14 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from engine.lexicon import WordGraph
-from scripts.derive_enclitics import enclitic_rules, parse_aff
-from scripts.import_wordlist import (
+from dictionaries.wordlists import (
+    additions_for,
     build_wordlist,
     import_wordlist,
     is_spelled_number,
     read_word_list,
     write_word_list,
+)
+from engine.lexicon import WordGraph
+from scripts.derive_enclitics import (
+    dic_entries,
+    enclitic_rules,
+    imperative_clitic_forms,
+    italian_homographs,
+    parse_aff,
+    thesaurus_lemmas,
 )
 
 pytestmark = pytest.mark.pure
@@ -131,3 +139,90 @@ def test_italian_enclitic_rules_are_picked_rule_by_rule() -> None:
 def test_spanish_enclitic_classes_are_the_non_ascii_flags() -> None:
     aff = ["SFX S Y 1\n", "SFX S 0 s [aeiou]\n", "SFX À Y 2\n", "SFX À 0 la r\n", "SFX À 0 lo r\n"]
     assert enclitic_rules("es", parse_aff(aff)) == {3, 4}
+
+
+def test_additions_are_added_after_the_policy_and_counted(tmp_path: Path) -> None:
+    (tmp_path / "en.additions.txt").write_text(
+        "# curated\nzen\tmodern word\ncat\talready there\n", encoding="utf-8"
+    )
+    assert additions_for("en", tmp_path) == ["ZEN", "CAT"]
+    source = tmp_path / "src.txt"
+    source.write_text("cat\ncats\n", encoding="utf-8")
+    result = import_wordlist("en", source, tmp_path, policy_dir=tmp_path)
+    assert result.words == ["CAT", "CATS", "ZEN"]
+    assert result.added == 1
+    assert "additions: +1" in result.summary()
+    assert list(WordGraph.load(tmp_path / "en.dawg")) == ["CAT", "CATS", "ZEN"]
+
+
+@pytest.mark.parametrize("line", ["zen\t\n", "don't\tcontraction\n", "q\tone letter\n"])
+def test_an_addition_without_reason_or_unplayable_is_refused(tmp_path: Path, line: str) -> None:
+    (tmp_path / "en.additions.txt").write_text(line, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"en\.additions\.txt"):
+        additions_for("en", tmp_path)
+
+
+def test_italian_doubled_pronouns_are_only_real_ones() -> None:
+    # fa+nno (fanno, the present of fare) and fa+mmo are conjugation; fa+mmi, fa+llo,
+    # fa+nne are the clitics of the imperative fa'.
+    aff = [
+        "SFX P Y 8\n",
+        "SFX P re nno are\n",
+        "SFX P re mmo are\n",
+        "SFX P re mmi are\n",
+        "SFX P re llo are\n",
+        "SFX P re lla are\n",
+        "SFX P re nne are\n",
+        "SFX P re cci are\n",
+        "SFX P re tte are\n",
+    ]
+    assert enclitic_rules("it", parse_aff(aff)) == {3, 4, 5, 6, 7}
+
+
+def test_irregular_imperatives_with_pronouns_are_found_by_shape() -> None:
+    words = {"DAMMI", "DIMMELO", "VATTENE", "FAMMICI", "DAGLI", "FANNO", "DATTERO", "DITTA", "DAMA"}
+    assert imperative_clitic_forms("it", words) == {"DAMMI", "DIMMELO", "VATTENE", "FAMMICI", "DAGLI"}
+    words = {"DAME", "DAMELO", "DIMELO", "HAZLO", "VETE", "VELO", "DAMA", "HAZAÑA", "SALTE", "PONTE"}
+    assert imperative_clitic_forms("es", words) == {
+        "DAME",
+        "DAMELO",
+        "DIMELO",
+        "HAZLO",
+        "VETE",
+        "VELO",
+        "SALTE",
+        "PONTE",
+    }
+
+
+def test_italian_homographs_are_lemmas_their_inflections_or_derivation_bases() -> None:
+    thesaurus = [
+        "generale|2",
+        "(agg.)|comune|universale",
+        "(s.m.)|ufficiale",
+        "stalla|1",
+        "(s.f.)|scuderia",
+        "alzarsi|2",
+        "(s.m.)|distinguersi",  # a tagging slip: an infinitive + pronoun is never kept
+        "(v.)|levarsi",
+        "mangiare|1",
+        "(v.)|cibarsi",
+    ]
+    lemmas = thesaurus_lemmas("it", thesaurus)
+    assert lemmas == {"GENERALE": {"agg.", "s.m."}, "STALLA": {"s.f."}, "ALZARSI": {"s.m."}}
+    candidates = {
+        "GENERALE", "GENERALI", "GENERALO",  # genera+le/li/lo: only the first two are words
+        "STALLE", "STALLI",  # plural of stalla (feminine: -e only)
+        "APRILE", "APRILI",  # aprilino in the .dic: a derivative of aprile
+        "MANGIALE", "ALZARSI", "DALLO",
+    }  # fmt: skip
+    kept = italian_homographs(candidates, lemmas, {"APRILINO", "MANGIARE"})
+    assert kept == {"GENERALE", "GENERALI", "STALLE", "APRILE", "APRILI", "DALLO"}
+
+
+def test_dic_entries_keep_words_and_flags() -> None:
+    assert dic_entries(["3\n", "dammi\n", "velo/CSN\n", "dimmelo/g\n"]) == [
+        ("dammi", ""),
+        ("velo", "CSN"),
+        ("dimmelo", "g"),
+    ]

@@ -1,9 +1,11 @@
 """``manage.py import_wordlist LANG SOURCE``: rebuild a language's base lexicon.
 
-Runs ``scripts/import_wordlist.py`` (the lexicon rules and policy, docs/lexicons.md) on a
-raw list, writes ``<LANG>.txt.gz`` and ``<LANG>.dawg`` into ``LEXICON_DIR`` (or ``--out``),
-then records the new base word count on the language's ``Dictionary``. Running servers
-keep the graph they mapped until they restart; moderated changes are unaffected.
+Runs ``dictionaries.wordlists.import_wordlist`` (the lexicon rules and policy,
+docs/lexicons.md) on a raw list, with the stop-lists and curated additions found in
+``LEXICON_DIR``; writes ``<LANG>.txt.gz`` and ``<LANG>.dawg`` into ``LEXICON_DIR`` (or
+``--out``), then records the new base word count on the language's ``Dictionary``.
+Running servers keep the graph they mapped until they restart; moderated changes are
+unaffected.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from dictionaries.graphs import graph_file_name
 from dictionaries.services import dictionary_for
+from dictionaries.wordlists import import_wordlist
 from engine.tiles import LANGUAGES
-from scripts.import_wordlist import import_wordlist
 
 
 class Command(BaseCommand):
@@ -31,7 +33,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         language: str = options["language"]
         out: Path = options["out"] or Path(settings.LEXICON_DIR)
-        result = import_wordlist(language, options["source"], out)
+        result = import_wordlist(language, options["source"], out, policy_dir=Path(settings.LEXICON_DIR))
         self.stdout.write(result.summary())
         if out.resolve() == Path(settings.LEXICON_DIR).resolve():
             dictionary = dictionary_for(language)
