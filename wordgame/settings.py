@@ -109,6 +109,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -209,6 +210,10 @@ INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
 COMPUTER_WORKERS = env_int("COMPUTER_WORKERS", 1)
 # Tests only: think in the calling thread instead of the process pool.
 COMPUTER_SYNC = env_bool("COMPUTER_SYNC", False)
+# Players: days of vacation a year (inactivity clocks paused), and the Glicko-2 rating
+# period (a player's rating deviation widens with each period without a rated game).
+VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 21)
+RATING_PERIOD_DAYS = env_int("RATING_PERIOD_DAYS", 7)
 
 # Mail (turn reminders). Development prints mail to the console; production sets SMTP.
 EMAIL_BACKEND = os.environ.get(
