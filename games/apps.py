@@ -46,4 +46,8 @@ class GamesConfig(AppConfig):
         from games.services import count_finished_games_with_word
 
         register_word_usage_counter(count_finished_games_with_word)
+        from accounts.hooks import register_player_data
+        from games.profiles import GamesPlayerData
+
+        register_player_data("games", GamesPlayerData())
         request_started.connect(resume_computer_turns_once, dispatch_uid="games.resume_computer_turns")

@@ -176,6 +176,9 @@ class Game(models.Model):
     # None: always the live dictionary. A version string pins the game to that edition.
     dictionary_version = models.PositiveIntegerField(_("pinned dictionary version"), null=True, blank=True)
     is_public = models.BooleanField(_("public (spectators allowed)"), default=True)
+    # Rated games change both players' ratings when they end (games.outcomes); never
+    # against the computer, and paid extras are off in them.
+    rated = models.BooleanField(_("rated"), default=False)
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
