@@ -5,15 +5,19 @@ the user is known. Once ``AuthenticationMiddleware`` has run, a signed-in player
 choice (``User.interface_language``, set by the language switcher) wins on every device,
 and the language cookie is brought in line so that the WebSocket consumers, which read
 the cookie, render live updates in that language too.
+
+A ``MiddlewareMixin`` so that it works in both the sync and the async request path: a
+sync-only middleware would push the whole ASGI request through one adapted thread.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 
 
 def supported(code: str) -> str:
@@ -21,21 +25,23 @@ def supported(code: str) -> str:
     return code if code in {c for c, _name in settings.LANGUAGES} else ""
 
 
-class UserLanguageMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+def stored_language(request: HttpRequest) -> str:
+    user: Any = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return ""
+    return supported(getattr(user, "interface_language", ""))
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        user = getattr(request, "user", None)
-        language = supported(getattr(user, "interface_language", "")) if user is not None else ""
-        if language and user is not None and user.is_authenticated:
+
+class UserLanguageMiddleware(MiddlewareMixin):
+    def process_request(self, request: HttpRequest) -> None:
+        if language := stored_language(request):
             translation.activate(language)
             request.LANGUAGE_CODE = language
-        response = self.get_response(request)
-        # The switcher may have changed the stored choice during this request.
-        language = supported(getattr(user, "interface_language", "")) if user is not None else ""
-        signed_in = getattr(user, "is_authenticated", False)
-        if language and signed_in and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        # Read again: the switcher may have changed the stored choice during this request.
+        language = stored_language(request)
+        if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
             response.set_cookie(
                 settings.LANGUAGE_COOKIE_NAME,
                 language,
