@@ -71,7 +71,7 @@ def test_the_board_is_drawn_with_its_premium_squares(client: Client) -> None:
 
 def test_premium_labels_follow_the_interface_language(client: Client) -> None:
     html = page(client, interface="de")
-    assert '<span class="prem" aria-hidden="true">3W</span>' in html
+    assert '<span class="prem" aria-hidden="true" data-label="3W"></span>' in html
 
 
 @pytest.mark.parametrize("language", engine.LANGUAGES)
