@@ -84,7 +84,10 @@ def preferences(request: AuthedRequest) -> HttpResponse:
 @login_required
 def vacation(request: AuthedRequest) -> HttpResponse:
     if request.method == "POST":
-        action = services.start_vacation if request.POST.get("action") == "start" else services.end_vacation
+        actions = {"start": services.start_vacation, "end": services.end_vacation}
+        action = actions.get(request.POST.get("action", ""))
+        if action is None:
+            return HttpResponse(gettext("Unknown action."), status=400)
         try:
             action(user=request.user)
         except AccountError as exc:
@@ -250,33 +253,39 @@ def search(request: AuthedRequest) -> HttpResponse:
     return render(request, "accounts/search.html", {"form": form, "found": found, "searched": bool(q)})
 
 
+#: The rating chart shows at most this many of the latest rated games.
+CHART_GAMES = 100
+
+
+def rating_items(player: User, names: dict[str, str]) -> list[dict[str, Any]]:
+    """Each of the player's ratings with the chart of its history (latest games)."""
+    items = []
+    for rating in Rating.objects.filter(user=player).order_by("-games", "language"):
+        history = RatingChange.objects.filter(user=player, language=rating.language).order_by(
+            "-created_at", "-pk"
+        )
+        changes = list(history[:CHART_GAMES])[::-1]
+        values = [changes[0].rating_before, *(c.rating_after for c in changes)] if changes else []
+        name = names.get(rating.language, rating.language)
+        items.append({"row": rating, "name": name, "chart": rating_chart(values)})
+    return items
+
+
 @require_GET
 @login_required
 def profile(request: AuthedRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username__iexact=username, is_active=True)
-    names = dict(game_language_choices())
-    ratings = []
-    for rating in Rating.objects.filter(user=player).order_by("-games", "language"):
-        history = RatingChange.objects.filter(user=player, language=rating.language)
-        values = [c.rating_after for c in history]
-        if values:
-            values.insert(0, history[0].rating_before)
-        ratings.append(
-            {
-                "row": rating,
-                "name": names.get(rating.language, rating.language),
-                "chart": rating_chart(values),
-            }
-        )
-    stats = [{"name": names.get(s.language, s.language), "stat": s} for s in hooks.statistics_for(player)]
     me = request.user
+    names = dict(game_language_choices())
     context: dict[str, Any] = {
         "player": player,
         "is_me": player.pk == me.pk,
         "game_language_name": names.get(player.game_language, ""),
         "interface_language_name": language_label(player.interface_language),
-        "ratings": ratings,
-        "stats": stats,
+        "ratings": rating_items(player, names),
+        "stats": [
+            {"name": names.get(s.language, s.language), "stat": s} for s in hooks.statistics_for(player)
+        ],
         "friendship": services.friendship_status(me, player) if player.pk != me.pk else "",
         "i_blocked": Block.objects.filter(blocker=me, blocked=player).exists(),
         "vacation": services.on_vacation(player),

@@ -87,3 +87,10 @@ def test_vacation_page_and_opponents_see_it_on_the_profile(client: Client, ana: 
     client.post(reverse("vacation"), {"action": "end"})
     client.force_login(ben)
     assert "On vacation until" not in client.get(reverse("players:profile", args=["ana"])).content.decode()
+
+
+@pytest.mark.django_db
+def test_an_unknown_vacation_action_is_refused(client: Client, ana: Any) -> None:
+    client.force_login(ana)
+    assert client.post(reverse("vacation"), {"action": "forever"}).status_code == 400
+    assert on_vacation(ana) is None
