@@ -165,3 +165,12 @@ def test_moderators_work_through_the_queue_in_the_admin(
     # Moderators may not delete reports or add them in the admin.
     assert not moderator.has_perm("accounts.delete_report")
     assert client.get(reverse("admin:accounts_report_add")).status_code == 403
+
+
+def test_the_game_page_links_to_the_opponents_profile_and_report(client: Client, ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben)
+    client.force_login(ana)
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert f'href="{reverse("players:profile", args=["ben"])}"' in html
+    assert f'href="{reverse("players:report", args=["ben"])}?game={game.pk}"' in html
+    assert f'href="{reverse("players:report", args=["ana"])}' not in html  # not yourself
