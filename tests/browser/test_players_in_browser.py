@@ -136,6 +136,7 @@ def test_sign_up_add_a_friend_play_a_rated_game_and_see_the_profiles_change(
             game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
             if game.status == Game.Status.FINISHED:
                 break
+            assert game.turn_seat is not None
             mover = game.seat_user(game.turn_seat)
             page = pages[mover.pk]
             expect_my_turn(page, True)
