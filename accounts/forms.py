@@ -1,12 +1,16 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
-from accounts.services import MAX_AMOUNT
+import engine
+from accounts.models import Report, User
+from accounts.services import MAX_AMOUNT, RESERVED_USERNAMES
 
 
 class SignupForm(UserCreationForm[User]):
@@ -17,6 +21,8 @@ class SignupForm(UserCreationForm[User]):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
+        if username.casefold() in RESERVED_USERNAMES:
+            raise ValidationError(_("That username is reserved."), code="username_reserved")
         # The database constraint is case-insensitive; say so before it would refuse.
         if User.objects.filter(username__iexact=username).exists():
             raise ValidationError(_("That username is taken."), code="username_taken")
@@ -41,3 +47,83 @@ class CoinAdjustmentForm(forms.Form):
         if amount == 0:
             raise ValidationError(_("Grant or take at least one coin."), code="zero")
         return amount
+
+
+def game_language_choices() -> list[tuple[str, str]]:
+    """The game languages by their own names ("Español"), as the language switcher
+    lists interface languages (accounts does not import the dictionaries app)."""
+    return [(code, engine.tileset(code).native_name) for code in engine.LANGUAGES]
+
+
+class PreferencesForm(forms.ModelForm[User]):
+    """What a player sets about themselves: the name shown and their languages."""
+
+    class Meta:
+        model = User
+        fields = ("display_name", "game_language", "interface_language")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        nothing: list[tuple[str, Any]] = [("", _("No preference"))]
+        self.fields["game_language"] = forms.ChoiceField(
+            label=_("Preferred game language"),
+            choices=nothing + game_language_choices(),
+            required=False,
+            help_text=_("New games and the how-to-play page start in it."),
+        )
+        self.fields["interface_language"] = forms.ChoiceField(
+            label=_("Interface language"),
+            choices=nothing + [(code, str(name)) for code, name in settings.LANGUAGES],
+            required=False,
+            help_text=_("Follows you to every device you sign in on."),
+        )
+
+    def clean_display_name(self) -> str:
+        name: str = " ".join(self.cleaned_data.get("display_name", "").split())
+        if name and not any(ch.isalnum() for ch in name):
+            raise ValidationError(_("A display name needs at least one letter or digit."), code="bad_name")
+        return name
+
+
+class UsernameForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+    def clean_username(self) -> User:
+        name = self.cleaned_data["username"].strip()
+        user = User.objects.filter(username__iexact=name, is_active=True).first()
+        if user is None:
+            raise ValidationError(_("There is no player with that name."), code="unknown_player")
+        return user
+
+
+class PlayerSearchForm(forms.Form):
+    q = forms.CharField(label=_("Name"), max_length=150, min_length=2, required=False)
+
+
+class ReportForm(forms.Form):
+    reason = forms.ChoiceField(label=_("What happened?"), choices=Report.Reason.choices)
+    details = forms.CharField(
+        label=_("Details (optional)"),
+        max_length=1000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    game = forms.IntegerField(label=_("Game number (optional)"), min_value=1, required=False)
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise ValidationError(_("That is not your password."), code="wrong_password")
+        return password

@@ -6,10 +6,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeGuard
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
+from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils import timezone, translation
 from django.utils.decorators import sync_and_async_middleware
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import ngettext
 
 from accounts.models import User
@@ -63,3 +65,38 @@ def daily_bonus_middleware(
         return response
 
     return middleware
+
+
+def supported(code: str) -> str:
+    """``code`` when it is one of the interface languages, else ``""``."""
+    return code if code in {c for c, _name in settings.LANGUAGES} else ""
+
+
+def stored_language(request: HttpRequest) -> str:
+    user: Any = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return ""
+    return supported(getattr(user, "interface_language", ""))
+
+
+class UserLanguageMiddleware(MiddlewareMixin):
+    def process_request(self, request: HttpRequest) -> None:
+        if language := stored_language(request):
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        # Read again: the switcher may have changed the stored choice during this request.
+        language = stored_language(request)
+        if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                path=settings.LANGUAGE_COOKIE_PATH,
+                domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            )
+        return response

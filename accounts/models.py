@@ -1,16 +1,19 @@
 from __future__ import annotations
 
+import zlib
+from datetime import datetime
 from typing import Any, ClassVar, NoReturn
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts import glicko2
 from accounts.reasons import reason_label
 
 
@@ -31,6 +34,14 @@ class User(AbstractUser):
     coins = models.PositiveIntegerField(_("coins"), default=0, editable=False)
     #: The UTC day of the last daily bonus (``None``: never had one).
     last_daily_bonus = models.DateField(_("last daily bonus"), null=True, blank=True, editable=False)
+    display_name = models.CharField(
+        _("display name"), max_length=40, blank=True, help_text=_("Shown on your profile; optional.")
+    )
+    # A game language code (engine.LANGUAGES) and an interface language code (settings.LANGUAGES).
+    game_language = models.CharField(_("preferred game language"), max_length=8, blank=True)
+    interface_language = models.CharField(_("interface language"), max_length=8, blank=True)
+    # Set when the account was deleted: the row stays, anonymised, for the games it played.
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -45,6 +56,20 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def shown_name(self) -> str:
+        """The display name, or the username when there is none."""
+        return self.display_name or self.username
+
+    @property
+    def avatar_initial(self) -> str:
+        return (self.shown_name[:1] or "?").upper()
+
+    @property
+    def avatar_colour(self) -> str:
+        """A colour of its own per player, stable across renames (it follows the id)."""
+        return AVATAR_COLOURS[zlib.crc32(str(self.pk).encode()) % len(AVATAR_COLOURS)]
 
 
 class AppendOnlyError(Exception):
@@ -149,3 +174,166 @@ class CoinEntry(models.Model):
         if self.refund_of is not None:
             return f"{reason_label(self.reason)}: {reason_label(self.refund_of.reason)}"
         return reason_label(self.reason)
+
+
+#: Avatar backgrounds; white initials on each keep a contrast of at least 4.5:1 (WCAG AA).
+AVATAR_COLOURS = ("#1d4ed8", "#b91c1c", "#15803d", "#7c3aed", "#c2410c", "#0f766e", "#be185d", "#4d5b6b")
+
+
+class Friendship(models.Model):
+    """A friend request from ``from_user`` to ``to_user``; accepted, they are friends both ways."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        ACCEPTED = "accepted", _("Accepted")
+
+    from_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    to_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(_("asked"), auto_now_add=True)
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
+        constraints = [
+            models.UniqueConstraint(fields=["from_user", "to_user"], name="accounts_friendship_unique"),
+            models.CheckConstraint(condition=~Q(from_user=F("to_user")), name="accounts_friendship_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user_id} -> {self.to_user_id} ({self.status})"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: no chat lines, invitations or random pairings between them."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(_("blocked at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="accounts_block_unique"),
+            models.CheckConstraint(condition=~Q(blocker=F("blocked")), name="accounts_block_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class Report(models.Model):
+    """A player reported by another, waiting in the moderators' queue until resolved."""
+
+    class Reason(models.TextChoices):
+        CHEATING = "cheating", _("Cheating (outside help)")
+        ABUSE = "abuse", _("Abusive chat or harassment")
+        NAME = "name", _("Offensive name or profile")
+        STALLING = "stalling", _("Stalling or abandoning games")
+        OTHER = "other", _("Something else")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="reports_made"
+    )
+    reported = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports")
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    details = models.TextField(_("details"), max_length=1000, blank=True)
+    # The game it happened in, if any (a plain number: accounts knows nothing of games).
+    game_id = models.PositiveIntegerField(_("game"), null=True, blank=True)
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+    resolved = models.BooleanField(_("resolved"), default=False, db_index=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
+    moderator_note = models.TextField(_("moderator's note"), blank=True)
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        ordering = ["resolved", "created_at"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.reported} ({self.reason})"
+
+
+class Rating(models.Model):
+    """A player's Glicko-2 rating in one game language (see ``accounts.glicko2``)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    language = models.CharField(_("game language"), max_length=8)
+    rating = models.FloatField(_("rating"), default=glicko2.DEFAULT_RATING)
+    deviation = models.FloatField(_("rating deviation"), default=glicko2.DEFAULT_DEVIATION)
+    volatility = models.FloatField(_("volatility"), default=glicko2.DEFAULT_VOLATILITY)
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    # The last rated game: the leaderboard lists players active lately, and the
+    # deviation grows with the time since.
+    last_played_at = models.DateTimeField(_("last rated game"), null=True, blank=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [models.UniqueConstraint(fields=["user", "language"], name="accounts_rating_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.language} {self.rating:.0f}"
+
+    def as_glicko(self) -> glicko2.Rating:
+        return glicko2.Rating(self.rating, self.deviation, self.volatility)
+
+
+class RatingChange(models.Model):
+    """One rated result applied to a rating: the rating history, one row per player per game."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    language = models.CharField(_("game language"), max_length=8)
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    score = models.FloatField(_("score"))
+    rating_before = models.FloatField(_("rating before"))
+    rating_after = models.FloatField(_("rating after"))
+    deviation_after = models.FloatField(_("deviation after"))
+    volatility_after = models.FloatField(_("volatility after"))
+    # What was rated, opaque to accounts ("game:42"); a second call with it changes nothing.
+    reference = models.CharField(_("reference"), max_length=40)
+    created_at = models.DateTimeField(_("rated at"))
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        ordering = ["user", "language", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "reference"], name="accounts_ratingchange_unique_ref")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.language} {self.rating_before:.0f} -> {self.rating_after:.0f}"
+
+
+class VacationPeriod(models.Model):
+    """A vacation: the player's inactivity clocks stand still from ``started_at`` until
+    ``ended_at`` (they came back) or ``ends_by`` (the year's allowance ran out)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    started_at = models.DateTimeField(_("started"))
+    ends_by = models.DateTimeField(_("ends at the latest"))
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+        ordering = ["user", "started_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ends_by__gte=F("started_at")), name="accounts_vacation_order")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.started_at:%Y-%m-%d}"
+
+    @property
+    def effective_end(self) -> datetime:
+        """When the clocks start again: the earlier of coming back and the allowance's end."""
+        return min(self.ended_at, self.ends_by) if self.ended_at is not None else self.ends_by

@@ -19,16 +19,22 @@ or a task run twice never pays or charges twice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import date
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from accounts import realtime, reasons
-from accounts.models import CoinEntry, User
+from accounts import glicko2, hooks, realtime, reasons
+from accounts.models import Block, CoinEntry, Friendship, Rating, RatingChange, Report, User, VacationPeriod
 
 MAX_AMOUNT = 1_000_000
 
@@ -240,3 +246,446 @@ def award_game_coins(
                 )
             )
     return entries
+
+
+#: Names nobody may sign up with (case-insensitive): they mean something in the new-game form.
+RESERVED_USERNAMES = frozenset({"computer", "random"})
+
+
+#: The leaderboard lists players with a rated game in this many days.
+LEADERBOARD_ACTIVE_DAYS = 30
+
+
+MESSAGES: dict[str, Promise] = {
+    "self": _("That is you."),
+    "unknown_player": _("There is no player with that name."),
+    "blocked": _("You cannot do that with this player."),
+    "already_friends": _("You are already friends."),
+    "no_request": _("There is no such friend request."),
+    "already_reported": _("You have already reported this player; the moderators will look at it."),
+    "on_vacation": _("You are already on vacation."),
+    "no_vacation_left": _("You have used all your vacation days for this year."),
+    "not_on_vacation": _("You are not on vacation."),
+    "unfinished_games": _("Finish or resign your games first (invitations and waiting games too)."),
+}
+
+
+class AccountError(Exception):
+    """A refused player action; ``message`` is translated for the user."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(MESSAGES[self.code])
+
+
+def lock_users(*users: User) -> None:
+    """Lock the users' rows, lowest id first (call inside a transaction). ``FOR NO KEY
+    UPDATE`` where the database has it, so rows pointing at a user can still be inserted."""
+    no_key = connection.features.has_select_for_no_key_update
+    ids = sorted({u.pk for u in users})
+    list(User.objects.select_for_update(no_key=no_key).filter(pk__in=ids).order_by("pk").values_list("pk"))
+
+
+def blocked_ids(user: Any) -> QuerySet[User, int]:
+    """The ids of players ``user`` blocked or was blocked by, as a subquery for ``__in``."""
+    if not getattr(user, "is_authenticated", False):
+        return User.objects.none().values_list("pk", flat=True)
+    return User.objects.filter(
+        Q(pk__in=Block.objects.filter(blocker=user).values("blocked"))
+        | Q(pk__in=Block.objects.filter(blocked=user).values("blocker"))
+    ).values_list("pk", flat=True)
+
+
+def is_blocked(a: Any, b: Any) -> bool:
+    """True when either player blocked the other: no chat, invitations or pairings."""
+    return Block.objects.filter(Q(blocker=a, blocked=b) | Q(blocker=b, blocked=a)).exists()
+
+
+def block_user(*, blocker: User, blocked: User) -> Block:
+    """Block ``blocked`` (again is harmless); any friendship or request between them ends."""
+    if blocker.pk == blocked.pk:
+        raise AccountError("self")
+    with transaction.atomic():
+        lock_users(blocker, blocked)
+        block, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+        _friendships(blocker, blocked).delete()
+    return block
+
+
+def unblock_user(*, blocker: User, blocked: User) -> None:
+    Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+
+
+def _friendships(a: User, b: User) -> QuerySet[Friendship]:
+    return Friendship.objects.filter(Q(from_user=a, to_user=b) | Q(from_user=b, to_user=a))
+
+
+def friends_of(user: User) -> QuerySet[User]:
+    accepted = Friendship.objects.filter(status=Friendship.Status.ACCEPTED)
+    return User.objects.filter(
+        Q(pk__in=accepted.filter(from_user=user).values("to_user"))
+        | Q(pk__in=accepted.filter(to_user=user).values("from_user")),
+        is_active=True,
+    ).order_by(Lower("username"))
+
+
+def friendship_status(user: User, other: User) -> str:
+    """``"friends"``, ``"sent"`` (user asked), ``"received"`` (other asked) or ``""``."""
+    for friendship in _friendships(user, other):
+        if friendship.status == Friendship.Status.ACCEPTED:
+            return "friends"
+        return "sent" if friendship.from_user_id == user.pk else "received"
+    return ""
+
+
+def request_friend(*, user: User, other: User) -> Friendship:
+    """Ask ``other`` to be friends. If ``other`` had already asked, they are friends now;
+    asking twice returns the same request. Refused for oneself, a deleted account, or a
+    player either of them blocked."""
+    if other.pk == user.pk:
+        raise AccountError("self")
+    if not other.is_active:
+        raise AccountError("unknown_player")
+    with transaction.atomic():
+        # Both rows locked: two players asking each other at once make one friendship.
+        lock_users(user, other)
+        if is_blocked(user, other):
+            raise AccountError("blocked")
+        existing = _friendships(user, other).first()
+        if existing is None:
+            return Friendship.objects.create(from_user=user, to_user=other)
+        if existing.status == Friendship.Status.ACCEPTED:
+            raise AccountError("already_friends")
+        if existing.from_user_id == other.pk:
+            existing.status = Friendship.Status.ACCEPTED
+            existing.accepted_at = timezone.now()
+            existing.save(update_fields=["status", "accepted_at"])
+        return existing
+
+
+def accept_friend(*, user: User, other: User) -> Friendship:
+    """Accept ``other``'s pending request."""
+    with transaction.atomic():
+        lock_users(user, other)
+        request = Friendship.objects.filter(
+            from_user=other, to_user=user, status=Friendship.Status.PENDING
+        ).first()
+        if request is None:
+            raise AccountError("no_request")
+        request.status = Friendship.Status.ACCEPTED
+        request.accepted_at = timezone.now()
+        request.save(update_fields=["status", "accepted_at"])
+    return request
+
+
+def end_friendship(*, user: User, other: User) -> None:
+    """Decline a request, withdraw one, or stop being friends: whatever is between them."""
+    if not _friendships(user, other).delete()[0]:
+        raise AccountError("no_request")
+
+
+def report_user(
+    *, reporter: User, reported: User, reason: str, details: str = "", game_id: int | None = None
+) -> Report:
+    """File a report for the moderators. One open report per reporter and player."""
+    if reporter.pk == reported.pk:
+        raise AccountError("self")
+    if Report.objects.filter(reporter=reporter, reported=reported, resolved=False).exists():
+        raise AccountError("already_reported")
+    return Report.objects.create(
+        reporter=reporter, reported=reported, reason=reason, details=details.strip(), game_id=game_id
+    )
+
+
+def resolve_reports(*, reports: Iterable[Report], moderator: User, note: str = "") -> int:
+    """Mark ``reports`` resolved by ``moderator``; already resolved ones are left as they were."""
+    now = timezone.now()
+    done = 0
+    for report in reports:
+        if report.resolved:
+            continue
+        report.resolved, report.resolved_by, report.resolved_at = True, moderator, now
+        if note:
+            report.moderator_note = note
+        report.save(update_fields=["resolved", "resolved_by", "resolved_at", "moderator_note"])
+        done += 1
+    return done
+
+
+def apply_rated_result(
+    *,
+    language: str,
+    player: User,
+    opponent: User,
+    score: float,
+    reference: str,
+    at: datetime | None = None,
+) -> tuple[RatingChange, RatingChange]:
+    """Rate one game: ``player`` scored ``score`` (1 win, 0.5 draw, 0 loss) against
+    ``opponent`` in ``language``. Both ratings are updated from their values before the
+    game (Glicko-2, one game a rating period, the deviation first widened for the time
+    since each player's last rated game) and a history row is written for each.
+
+    Idempotent per ``reference``: when it was applied already, the rows written then are
+    returned and nothing changes. Opens a transaction and locks both rating rows
+    (lower user id first); a caller holding the game row keeps the lock order.
+    """
+    if player.pk == opponent.pk:
+        raise ValueError("a player cannot be rated against themselves")
+    if score not in (0, 0.5, 1):
+        raise ValueError(f"score must be 0, 0.5 or 1, not {score!r}")
+    at = at or timezone.now()
+    with transaction.atomic():
+        for user in (player, opponent):
+            Rating.objects.get_or_create(user=user, language=language)
+        rows = {
+            r.user_id: r
+            for r in Rating.objects.select_for_update()
+            .filter(language=language, user__in=[player.pk, opponent.pk])
+            .order_by("user_id")
+        }
+        done = {c.user_id: c for c in RatingChange.objects.filter(reference=reference)}
+        if len(done) == 2:
+            return done[player.pk], done[opponent.pk]
+        period = timedelta(days=settings.RATING_PERIOD_DAYS)
+        before = {uid: _aged(row, at, period) for uid, row in rows.items()}
+        changes = []
+        for user, other, result in ((player, opponent, score), (opponent, player, 1 - score)):
+            new = glicko2.rate(before[user.pk], [glicko2.Result(before[other.pk], result)])
+            row = rows[user.pk]
+            changes.append(
+                RatingChange(
+                    user=user,
+                    language=language,
+                    opponent=other,
+                    score=result,
+                    rating_before=row.rating,
+                    rating_after=new.rating,
+                    deviation_after=new.deviation,
+                    volatility_after=new.volatility,
+                    reference=reference,
+                    created_at=at,
+                )
+            )
+            row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
+            row.games += 1
+            row.last_played_at = max(row.last_played_at or at, at)
+        for row in rows.values():
+            row.save()
+        RatingChange.objects.bulk_create(changes)
+    return changes[0], changes[1]
+
+
+def _aged(row: Rating, at: datetime, period: timedelta) -> glicko2.Rating:
+    if row.last_played_at is None or at <= row.last_played_at:
+        return row.as_glicko()
+    return glicko2.age(row.as_glicko(), (at - row.last_played_at) / period)
+
+
+def leaderboard(language: str, *, now: datetime | None = None, limit: int = 50) -> QuerySet[Rating]:
+    """The top rated players of ``language`` with a rated game in the last 30 days."""
+    since = (now or timezone.now()) - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
+    return (
+        Rating.objects.filter(language=language, last_played_at__gte=since, user__is_active=True)
+        .select_related("user")
+        .order_by("-rating", "deviation", "user__username")[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class VacationStatus:
+    allowance_days: int
+    used: timedelta
+    remaining: timedelta
+    current: VacationPeriod | None
+
+    @property
+    def on_vacation(self) -> bool:
+        return self.current is not None
+
+
+def overlap_seconds(periods: Iterable[tuple[datetime, datetime]], start: datetime, end: datetime) -> float:
+    """Seconds of [start, end] covered by the ``periods`` (each a [from, to] pair; they
+    do not overlap one another). Pure."""
+    total = 0.0
+    for low, high in periods:
+        total += max(0.0, (min(high, end) - max(low, start)).total_seconds())
+    return total
+
+
+def paused_seconds(user: Any, start: datetime, end: datetime) -> float:
+    """How long ``user``'s clocks stood still between ``start`` and ``end`` (vacations).
+
+    For the turn clock: a deadline set at ``start`` moves later by this much, measured
+    up to now. An ongoing vacation counts up to the earlier of ``end`` and its last day.
+    """
+    if user is None or end <= start:
+        return 0.0
+    periods = VacationPeriod.objects.filter(user=user, started_at__lt=end, ends_by__gt=start)
+    return overlap_seconds(((p.started_at, p.effective_end) for p in periods), start, end)
+
+
+def on_vacation(user: Any, now: datetime | None = None) -> VacationPeriod | None:
+    """The vacation ``user`` is on at ``now``, if any."""
+    now = now or timezone.now()
+    return (
+        VacationPeriod.objects.filter(user=user, started_at__lte=now, ends_by__gt=now)
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=now))
+        .first()
+    )
+
+
+def vacation_status(user: User, now: datetime | None = None) -> VacationStatus:
+    """The allowance of the calendar year (UTC) of ``now``, used and left. A vacation
+    counts in the year it started."""
+    now = now or timezone.now()
+    year_start = datetime(now.year, 1, 1, tzinfo=UTC)
+    allowance = timedelta(days=settings.VACATION_DAYS_PER_YEAR)
+    used = timedelta()
+    for period in VacationPeriod.objects.filter(user=user, started_at__gte=year_start, started_at__lte=now):
+        used += min(period.effective_end, now) - period.started_at
+    return VacationStatus(
+        allowance_days=settings.VACATION_DAYS_PER_YEAR,
+        used=used,
+        remaining=max(timedelta(), allowance - used),
+        current=on_vacation(user, now),
+    )
+
+
+def start_vacation(*, user: User, now: datetime | None = None) -> VacationPeriod:
+    """Go on vacation until coming back, for at most what is left of the year's days."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        lock_users(user)
+        status = vacation_status(user, now)
+        if status.on_vacation:
+            raise AccountError("on_vacation")
+        if status.remaining <= timedelta(minutes=1):
+            raise AccountError("no_vacation_left")
+        return VacationPeriod.objects.create(user=user, started_at=now, ends_by=now + status.remaining)
+
+
+def end_vacation(*, user: User, now: datetime | None = None) -> VacationPeriod:
+    now = now or timezone.now()
+    with transaction.atomic():
+        lock_users(user)
+        current = on_vacation(user, now)
+        if current is None:
+            raise AccountError("not_on_vacation")
+        current.ended_at = now
+        current.save(update_fields=["ended_at"])
+    return current
+
+
+def delete_account(*, user: User) -> User:
+    """Anonymise ``user``: the row stays (as "deleted player N") so that finished games
+    and ledger entries keep their player, and everything personal goes: names, e-mail,
+    password, languages, friends, blocks, vacations, and what other apps erase through
+    ``accounts.hooks``. Refused while games are still going (``unfinished_games``)."""
+    with transaction.atomic():
+        lock_users(user)
+        if any(provider.unfinished(user) for _name, provider in hooks.providers()):
+            raise AccountError("unfinished_games")
+        for _name, provider in hooks.providers():
+            provider.erase(user)
+        Friendship.objects.filter(Q(from_user=user) | Q(to_user=user)).delete()
+        Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+        VacationPeriod.objects.filter(user=user).delete()
+        user.username = f"deleted player {user.pk}"
+        user.display_name = user.first_name = user.last_name = user.email = ""
+        user.game_language = user.interface_language = ""
+        user.is_active = user.is_staff = user.is_superuser = False
+        user.deleted_at = timezone.now()
+        user.set_unusable_password()
+        user.save()
+        user.groups.clear()
+        user.user_permissions.clear()
+    return user
+
+
+def _when(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def export_data(user: User) -> dict[str, Any]:
+    """Everything the site holds about ``user`` that is theirs, as JSON-ready values.
+    Other players' private data (their racks, their reports) is not in it."""
+    friendships = Friendship.objects.filter(Q(from_user=user) | Q(to_user=user)).select_related(
+        "from_user", "to_user"
+    )
+    data: dict[str, Any] = {
+        "format": "wordgame-player-data/1",
+        "exported_at": timezone.now().isoformat(),
+        "account": {
+            "username": user.username,
+            "display_name": user.display_name,
+            "email": user.email,
+            "first_name": user.first_name,
+            "last_name": user.last_name,
+            "date_joined": _when(user.date_joined),
+            "last_login": _when(user.last_login),
+            "game_language": user.game_language,
+            "interface_language": user.interface_language,
+        },
+        "ratings": [
+            {
+                "language": r.language,
+                "rating": round(r.rating, 2),
+                "deviation": round(r.deviation, 2),
+                "volatility": r.volatility,
+                "games": r.games,
+            }
+            for r in Rating.objects.filter(user=user).order_by("language")
+        ],
+        "rating_history": [
+            {
+                "language": c.language,
+                "opponent": str(c.opponent) if c.opponent else None,
+                "score": c.score,
+                "rating_before": round(c.rating_before, 2),
+                "rating_after": round(c.rating_after, 2),
+                "reference": c.reference,
+                "at": _when(c.created_at),
+            }
+            for c in RatingChange.objects.filter(user=user).select_related("opponent")
+        ],
+        "friends": [
+            {
+                "player": str(f.to_user if f.from_user_id == user.pk else f.from_user),
+                "status": f.status,
+                "asked_by_me": f.from_user_id == user.pk,
+                "since": _when(f.accepted_at or f.created_at),
+            }
+            for f in friendships
+        ],
+        "blocked": [
+            {"player": str(b.blocked), "since": _when(b.created_at)}
+            for b in Block.objects.filter(blocker=user).select_related("blocked")
+        ],
+        "reports_made": [
+            {
+                "player": str(r.reported),
+                "reason": r.reason,
+                "details": r.details,
+                "game": r.game_id,
+                "at": _when(r.created_at),
+                "resolved": r.resolved,
+            }
+            for r in Report.objects.filter(reporter=user).select_related("reported")
+        ],
+        "vacations": [
+            {
+                "started_at": _when(v.started_at),
+                "ended_at": _when(v.ended_at),
+                "ends_by": _when(v.ends_by),
+            }
+            for v in VacationPeriod.objects.filter(user=user)
+        ],
+    }
+    for name, provider in hooks.providers():
+        data[name] = provider.export(user)
+    return data

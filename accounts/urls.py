@@ -7,5 +7,12 @@ from accounts import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("coins/", views.coins, name="coins"),
+    path("settings/", views.preferences, name="preferences"),
+    path("vacation/", views.vacation, name="vacation"),
+    path("delete/", views.delete_account, name="delete-account"),
+    path("data/", views.download_data, name="download-data"),
+    path("friends/", views.friends, name="friends"),
+    path("friends/<str:username>/", views.friend_action, name="friend-action"),
+    path("blocked/", views.blocked, name="blocked"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -97,7 +97,7 @@ def analyse_moves(
     return out
 
 
-def _entry(move: PlayedMove, every: list[GeneratedMove]) -> dict[str, Any]:
+def _entry(move: PlayedMove, every: Sequence[GeneratedMove]) -> dict[str, Any]:
     played = move.score if move.kind == "play" else 0
     best = every[0] if every else None
     best_score = best.score if best else 0

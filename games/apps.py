@@ -22,3 +22,7 @@ class GamesConfig(AppConfig):
         register_after_commit(schedule_followups)
         for extra, label in LABELS.items():
             register_reason(f"extra:{extra}", label)
+        from accounts.hooks import register_player_data
+        from games.profiles import GamesPlayerData
+
+        register_player_data("games", GamesPlayerData())

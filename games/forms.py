@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from accounts.services import is_blocked
 from dictionaries.models import LANGUAGE_CHOICES
 from games.actions import Exchange, Play
 from games.messages import ERROR_MESSAGES, error_message
@@ -135,10 +136,21 @@ class NewGameForm(forms.Form):
         required=False,
         initial=True,
     )
+    kind = forms.ChoiceField(
+        label=_("Rated or casual"),
+        choices=[("casual", _("Casual")), ("rated", _("Rated"))],
+        initial="casual",
+        required=False,
+        help_text=_("A rated game changes both players' ratings; paid extras are off in it."),
+    )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        # New games start in the player's preferred game language.
+        preferred = getattr(user, "game_language", "")
+        if preferred in engine.LANGUAGES:
+            self.fields["language"].initial = preferred
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -153,7 +165,11 @@ class NewGameForm(forms.Form):
                     self.add_error("opponent", error_message("unknown_opponent"))
                 elif opponent.pk == self.user.pk:
                     self.add_error("opponent", error_message("bad_opponent"))
+                elif is_blocked(self.user, opponent):
+                    self.add_error("opponent", error_message("blocked"))
                 data["opponent_user"] = opponent
         if mode == Game.Mode.COMPUTER and not data.get("level"):
             self.add_error("level", error_message("bad_level"))
+        # Games against the computer are always casual.
+        data["rated"] = data.get("kind") == "rated" and mode != Game.Mode.COMPUTER
         return data

@@ -59,6 +59,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     ),
     "bad_opponent": _("Choose another player (not yourself) by their username."),
     "unknown_opponent": _("There is no player with that username."),
+    "blocked": _("You cannot play with this player."),
     "bad_language": _("Choose one of the game languages."),
     "bad_level": _("Choose easy, medium or hard."),
     "bad_mode": _("Choose a friend, a random opponent or the computer."),

@@ -267,6 +267,9 @@ class Game(models.Model):
     is_public = models.BooleanField(_("public (spectators allowed)"), default=True)
     # Paid extras (tile bag, hindsight, word strength) may be bought in this game.
     extras_allowed = models.BooleanField(_("paid extras allowed"), default=True)
+    # Rated games change both players' ratings when they end (games.outcomes); never
+    # against the computer, and paid extras are off in them.
+    rated = models.BooleanField(_("rated"), default=False)
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext, pgettext
 
 import engine
+from accounts.services import blocked_ids
 from dictionaries.models import language_name
 from engine.board import square_name
 from games.models import ChatMessage, Game, Move, Seat
@@ -282,7 +283,12 @@ def result_text(seats: Sequence[dict[str, Any]], winner: dict[str, Any] | None) 
 
 
 def chat_items(game: Game, viewer: Any) -> list[dict[str, Any]]:
-    messages = ChatMessage.objects.filter(game=game).select_related("author").order_by("created_at", "pk")
+    messages = (
+        ChatMessage.objects.filter(game=game)
+        .exclude(author__in=blocked_ids(viewer))
+        .select_related("author")
+        .order_by("created_at", "pk")
+    )
     return [
         {
             "author": str(m.author),

@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
+from accounts.services import blocked_ids, is_blocked
 from games import extras, realtime
 from games.actions import SYSTEM, BuyExtra, Deal
 from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
@@ -36,6 +37,7 @@ def start_game(
     first: int | None = None,
     rematch_of: Game | None = None,
     public: bool = True,
+    rated: bool = False,
 ) -> Game:
     """Start a game for ``creator``:
 
@@ -46,7 +48,10 @@ def start_game(
 
     ``first`` (0: the creator, 1: the opponent) says who moves first; by default the
     game's seed decides. ``public`` lets signed-in players watch the game the creator
-    starts (joining someone else's seek keeps that seek's setting). Raises ``GameError`` (``too_many_games``, ``bad_opponent``,
+    starts (joining someone else's seek keeps that seek's setting). ``rated`` games
+    change ratings when they end (never against the computer; a rated seek is matched only
+    with rated seekers, and never with a player either of them blocked). Raises
+    ``GameError`` (``too_many_games``, ``bad_opponent``, ``blocked``,
     ``bad_language``, ``bad_level``). Runs in one transaction; the creator's user row is
     locked so that two simultaneous requests cannot both pass the active-games limit.
     """
@@ -59,7 +64,9 @@ def start_game(
         if mode == Game.Mode.FRIEND:
             if opponent is None or opponent.pk == creator.pk:
                 raise GameError("bad_opponent")
-            game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public)
+            if is_blocked(creator, opponent):
+                raise GameError("blocked")
+            game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public, rated=rated)
             _deal(game, [creator, opponent], first=first, start=False)
             realtime.lobby_changed([opponent.pk, creator.pk])
         elif mode == Game.Mode.COMPUTER:
@@ -69,7 +76,7 @@ def start_game(
             _deal(game, [creator, level], first=first, start=True)
             realtime.lobby_changed([creator.pk])
         elif mode == Game.Mode.RANDOM:
-            game = _join_or_open_seek(creator, language, public=public)
+            game = _join_or_open_seek(creator, language, public=public, rated=rated)
         else:
             raise GameError("bad_mode")
     return game
@@ -83,6 +90,7 @@ def _new_game(
     status: str = "",
     rematch_of: Game | None = None,
     public: bool = True,
+    rated: bool = False,
 ) -> Game:
     return Game.objects.create(
         language=language,
@@ -94,6 +102,9 @@ def _new_game(
         inactivity_days=inactivity_days(mode),
         rematch_of=rematch_of,
         is_public=public,
+        rated=rated,
+        # Rated games are played without paid aids.
+        extras_allowed=not rated,
     )
 
 
@@ -124,7 +135,7 @@ def _lock_seeks(language: str) -> None:
             )
 
 
-def _join_or_open_seek(creator: Any, language: str, *, public: bool = True) -> Game:
+def _join_or_open_seek(creator: Any, language: str, *, public: bool = True, rated: bool = False) -> Game:
     """Match with the oldest open seek in ``language``, or open one.
 
     Race safety: matching is serialised per language (a transaction-level advisory lock
@@ -140,13 +151,16 @@ def _join_or_open_seek(creator: Any, language: str, *, public: bool = True) -> G
         return own
     seek = (
         Game.objects.select_for_update(skip_locked=True)
-        .filter(status=Game.Status.OPEN, language=language, mode=Game.Mode.RANDOM)
+        .filter(status=Game.Status.OPEN, language=language, mode=Game.Mode.RANDOM, rated=rated)
         .exclude(created_by=creator)
+        .exclude(created_by__in=blocked_ids(creator))
         .order_by("created_at", "pk")
         .first()
     )
     if seek is None:
-        return _new_game(creator, Game.Mode.RANDOM, language, status=Game.Status.OPEN, public=public)
+        return _new_game(
+            creator, Game.Mode.RANDOM, language, status=Game.Status.OPEN, public=public, rated=rated
+        )
     _deal(seek, [seek.created_by, creator], first=None, start=True)
     return seek
 
@@ -193,6 +207,7 @@ def _start_rematch(game: Game, user: Any, seat: int) -> Game:
         first=first,
         rematch_of=game,
         public=game.is_public,
+        rated=game.rated,
     )
 
 

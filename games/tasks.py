@@ -32,7 +32,7 @@ from django.utils import timezone
 from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
 
-from games import computer, study
+from games import computer, outcomes, study
 from games.actions import Computer
 from games.models import Game, GameMovedOn, Transition
 from games.services import expire_games
@@ -65,6 +65,7 @@ def schedule_followups(transition: Transition) -> None:
         enqueue(turn_deadline, transition.game_id, transition.version, at=deadline)
         enqueue(turn_reminder, transition.game_id, transition.version, at=deadline - timedelta(days=1))
     elif transition.status == Game.Status.FINISHED:
+        enqueue(rate_game, transition.game_id)
         enqueue(analyse_game, transition.game_id)
 
 
@@ -119,6 +120,17 @@ def turn_reminder(game_id: int, version: int) -> bool:
     """Remind the player to move, once per turn, if the game is still at ``version``."""
     game = _game_at(game_id, version)
     return game is not None and game.send_turn_reminder(version=version)
+
+
+@task()
+def rate_game(game_id: int) -> bool:
+    """Update both players' ratings for a finished rated game (``games.outcomes``; once per
+    game, however often it runs)."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).prefetch_related("seats__user").first()
+    if game is None:
+        return False
+    outcomes.on_game_finished(game)
+    return True
 
 
 @task()

@@ -2,13 +2,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import views
+from games import profiles, views
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.new_game, name="new"),
+    path("new/<str:username>/", profiles.play_with, name="new-with"),
     path("watch/", views.watch, name="watch"),
     path("<int:game_id>/", views.detail, name="detail"),
     path("<int:game_id>/fragments/", views.fragments, name="fragments"),

@@ -138,6 +138,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 opponent=data.get("opponent_user"),
                 level=data.get("level") or None,
                 public=bool(data.get("public")),
+                rated=bool(data.get("rated")),
             )
         except GameError as exc:
             form.add_error(None, error_message(exc.code))

@@ -119,6 +119,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -258,6 +259,10 @@ COINS_GAME_FINISHED = env_count("COINS_GAME_FINISHED", 5)
 COINS_GAME_WON = env_count("COINS_GAME_WON", 5)
 # Both players must have made this many moves for a finished game (or a win) to earn coins.
 COINS_GAME_MIN_MOVES = env_count("COINS_GAME_MIN_MOVES", 3)
+# Players: days of vacation a year (inactivity clocks paused), and the Glicko-2 rating
+# period (a player's rating deviation widens with each period without a rated game).
+VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 21)
+RATING_PERIOD_DAYS = env_int("RATING_PERIOD_DAYS", 7)
 
 # Mail (turn reminders). Development prints mail to the console; production sets SMTP.
 EMAIL_BACKEND = os.environ.get(

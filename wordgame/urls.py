@@ -3,14 +3,20 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as accounts_views
+from games import howto
 from wordgame import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("players/", include("accounts.player_urls")),
+    path("leaderboard/", accounts_views.leaderboard, name="leaderboard"),
+    path("how-to-play/", howto.how_to_play, name="how-to-play"),
     path("games/", include("games.urls")),
     path("words/", include("dictionaries.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's switcher, wrapped so that a signed-in player's choice is stored on them.
+    path("i18n/setlang/", accounts_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),
 ]

@@ -208,7 +208,7 @@
     if (!blank && this.tileValues[letter] !== undefined) {
       const v = document.createElement("span");
       v.className = "value";
-      v.textContent = this.tileValues[letter];
+      v.dataset.value = this.tileValues[letter];  // drawn by CSS, as on the board
       tile.appendChild(v);
     }
     return tile;

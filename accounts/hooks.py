@@ -1,0 +1,80 @@
+"""Hooks other apps fill in, so that ``accounts`` never imports them.
+
+Everything may depend on ``accounts``, never the other way round (ARCHITECTURE.md). Yet a
+player's profile shows statistics from their games, "download my data" includes their
+games, and deleting an account must know whether games are still going. ``games``
+registers one provider from its ``AppConfig.ready()``::
+
+    from accounts.hooks import register_player_data
+    register_player_data("games", GamesPlayerData())
+
+A provider has four methods (``PlayerData``); each takes the user. Providers are kept
+by name, so registering again replaces, and tests may register their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+@dataclass(frozen=True)
+class BestPlay:
+    word: str
+    score: int
+
+
+@dataclass(frozen=True)
+class LanguageStatistics:
+    """A player's finished games in one game language."""
+
+    language: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    average_score: float
+    highest_score: int
+    best_play: BestPlay | None
+    bingos: int
+
+
+class PlayerData(Protocol):
+    def statistics(self, user: User) -> list[LanguageStatistics]:
+        """Statistics per game language, for the profile."""
+        ...
+
+    def export(self, user: User) -> dict[str, Any]:
+        """The player's own data held by the app, as JSON-ready values."""
+        ...
+
+    def unfinished(self, user: User) -> int:
+        """How many things stop the account from being deleted now (games still going)."""
+        ...
+
+    def erase(self, user: User) -> None:
+        """Remove the player's personal data (called inside the deletion's transaction)."""
+        ...
+
+
+_providers: dict[str, PlayerData] = {}
+
+
+def register_player_data(name: str, provider: PlayerData | None) -> None:
+    """Install ``provider`` under ``name`` (``None`` removes it)."""
+    if provider is None:
+        _providers.pop(name, None)
+    else:
+        _providers[name] = provider
+
+
+def providers() -> Iterator[tuple[str, PlayerData]]:
+    yield from sorted(_providers.items())
+
+
+def statistics_for(user: User) -> list[LanguageStatistics]:
+    return [stat for _name, provider in providers() for stat in provider.statistics(user)]

@@ -1,0 +1,148 @@
+"""What the games app tells ``accounts`` about a player (through ``accounts.hooks``):
+statistics per game language for the profile, their games in "download my data", whether
+games still stop the account from being deleted, and erasing their chat lines. Also the
+"play" button of the friends list: the new-game form with the friend filled in.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from accounts.hooks import BestPlay, LanguageStatistics
+from accounts.models import User
+from games.forms import NewGameForm
+from games.models import ChatMessage, Game, Move, Seat
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+
+def _result(winner_seat: int | None, seat: int) -> str:
+    if winner_seat is None:
+        return "draw"
+    return "win" if winner_seat == seat else "loss"
+
+
+def player_statistics(user: Any) -> list[LanguageStatistics]:
+    """Per game language, over ``user``'s finished games (against anyone, the computer
+    included): games, wins, losses, draws, average and highest final score, the best
+    play (its main word and score) and the number of bingos. Languages in order of
+    games played."""
+    seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).values_list(
+        "index", "score", "game__language", "game__winner_seat", "game__final_scores"
+    )
+    results: dict[str, list[str]] = defaultdict(list)
+    scores: dict[str, list[int]] = defaultdict(list)
+    for index, seat_score, language, winner, final_scores in seats:
+        results[language].append(_result(winner, index))
+        final = (
+            final_scores[index]
+            if isinstance(final_scores, list) and len(final_scores) > index
+            else seat_score
+        )
+        scores[language].append(int(final))
+    plays = Move.objects.filter(user=user, kind=Move.Kind.PLAY, game__status=Game.Status.FINISHED)
+    stats = []
+    for language in sorted(results, key=lambda lang: (-len(results[lang]), lang)):
+        mine = plays.filter(game__language=language)
+        best = mine.order_by("-score", "created_at").values_list("words", "score").first()
+        best_play = None
+        if best is not None and best[0]:
+            best_play = BestPlay(word=str(best[0][0]["word"]), score=int(best[1]))
+        stats.append(
+            LanguageStatistics(
+                language=language,
+                games=len(results[language]),
+                wins=results[language].count("win"),
+                losses=results[language].count("loss"),
+                draws=results[language].count("draw"),
+                average_score=sum(scores[language]) / len(scores[language]),
+                highest_score=max(scores[language]),
+                best_play=best_play,
+                bingos=mine.filter(bingo=True).count(),
+            )
+        )
+    return stats
+
+
+def _when(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def export_games(user: Any) -> dict[str, Any]:
+    """The player's games, their own moves (with their own racks) and their chat lines.
+    The opponent's racks are not theirs and are left out."""
+    games = []
+    seats = Seat.objects.filter(user=user).select_related("game").prefetch_related("game__seats__user")
+    for seat in seats.order_by("game__created_at"):
+        game = seat.game
+        others = [s.display_name for s in game.seat_list() if s.index != seat.index]
+        over = game.status == Game.Status.FINISHED
+        games.append(
+            {
+                "id": game.pk,
+                "language": game.language,
+                "mode": game.mode,
+                "rated": game.rated,
+                "status": game.status,
+                "opponent": others[0] if others else None,
+                "my_seat": seat.index,
+                "final_scores": game.final_scores,
+                "result": _result(game.winner_seat, seat.index) if over else None,
+                "end_reason": game.end_reason,
+                "created_at": _when(game.created_at),
+                "finished_at": _when(game.finished_at),
+            }
+        )
+    moves = [
+        {
+            "game": m.game_id,
+            "number": m.number,
+            "kind": m.kind,
+            "tiles": m.tiles,
+            "words": [w.get("word") for w in m.words],
+            "score": m.score,
+            "bingo": m.bingo,
+            "rack_before": m.rack_before,
+            "rack_after": m.rack_after,
+            "exchanged": m.exchanged,
+            "at": _when(m.created_at),
+        }
+        for m in Move.objects.filter(user=user).order_by("game_id", "number")
+    ]
+    chat = [
+        {"game": c.game_id, "text": c.text, "at": _when(c.created_at)}
+        for c in ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
+    ]
+    return {"games": games, "moves": moves, "chat": chat}
+
+
+class GamesPlayerData:
+    """The games app's side of ``accounts.hooks.PlayerData``."""
+
+    def statistics(self, user: Any) -> list[LanguageStatistics]:
+        return player_statistics(user)
+
+    def export(self, user: Any) -> dict[str, Any]:
+        return export_games(user)
+
+    def unfinished(self, user: Any) -> int:
+        return Game.objects.active_for(user).count()
+
+    def erase(self, user: Any) -> None:
+        ChatMessage.objects.filter(author=user).delete()
+
+
+@require_GET
+@login_required
+def play_with(request: HttpRequest, username: str) -> HttpResponse:
+    """The new-game form with ``username`` filled in as the friend to invite."""
+    friend = get_object_or_404(User, username__iexact=username, is_active=True)
+    form = NewGameForm(user=request.user, initial={"mode": Game.Mode.FRIEND, "opponent": friend.username})
+    return render(request, "games/new.html", {"form": form})
