@@ -15,7 +15,6 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from games import realtime, rendering
-from games.apps import resume_computer_turns_once
 from games.models import Game
 
 
@@ -94,9 +93,14 @@ class ViewerConsumer(AsyncWebsocketConsumer):
 
 
 class GameConsumer(ViewerConsumer):
-    """``/ws/games/<id>/``: the live game for one viewer (player or spectator)."""
+    """``/ws/games/<id>/``: the live game for one viewer (player or spectator).
+
+    It remembers what it last sent (``shown``), so that after a change it sends only
+    what changed when the viewer's page is exactly one version behind, and the full
+    snapshot on connect, on ``resync`` and whenever a version was skipped."""
 
     game_id: int
+    shown: rendering.Shown | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -107,14 +111,11 @@ class GameConsumer(ViewerConsumer):
         self.group = realtime.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        # After a restart, a browser that only reconnects its socket sends no HTTP
-        # request; let its connection pick up computer turns left unfinished too.
-        await database_sync_to_async(resume_computer_turns_once)()
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
 
     async def game_changed(self, event: dict[str, Any]) -> None:
-        await self.push()
+        await self.send_update(self.shown)
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
         html = await self.render(rendering.chat_fragment, self.game_id, self.scope["user"])
@@ -122,8 +123,26 @@ class GameConsumer(ViewerConsumer):
             await self.send(text_data=html)
 
     async def push(self) -> None:
-        html = await self.render(rendering.fragments_for, self.game_id, self.scope["user"])
-        await self.send(text_data=html)
+        """The full snapshot (on connect and on ``resync``)."""
+        await self.send_update(None)
+
+    async def send_update(self, since: rendering.Shown | None) -> None:
+        # Handlers run one at a time per connection, so ``shown`` is always what this
+        # socket sent last.
+        html, self.shown = await self.render_push(since)
+        if html:
+            await self.send(text_data=html)
+
+    async def render_push(self, since: rendering.Shown | None) -> tuple[str, rendering.Shown]:
+        if not self.language:
+            self.language = viewer_language(self.scope)
+        user = self.scope["user"]
+
+        def render() -> tuple[str, rendering.Shown]:
+            with translation.override(self.language):
+                return rendering.push(self.game_id, user, since)
+
+        return await database_sync_to_async(render)()
 
 
 class LobbyConsumer(ViewerConsumer):
