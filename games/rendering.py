@@ -228,6 +228,7 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
             {
                 "index": i,
                 "name": seat.display_name,
+                "name_words": seat.display_name.split(),
                 "initials": initials(seat.display_name),
                 "is_computer": seat.is_computer,
                 "level": seat.get_computer_level_display() if seat.is_computer else "",
@@ -495,6 +496,7 @@ def lobby_item(game: Game, user: Any) -> dict[str, Any]:
         "version": game.version,
         "url": reverse("games:detail", args=[game.pk]),
         "opponent": opponent,
+        "opponent_words": opponent.split(),
         "players": [s.display_name for s in seats],
         "language": game.language,
         "language_name": language_name(game.language),
