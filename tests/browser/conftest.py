@@ -154,9 +154,11 @@ def open_page(browser: Any, server_url: str, live_db: None) -> Iterator[Any]:
         touch: bool = False,
         language: str | None = None,
         console: list[str] | None = None,
+        setup: Callable[[Any], None] | None = None,
     ) -> Any:
         """``language``: the interface language (the language cookie); ``console``: a
-        list that collects the page's console messages ("type: text")."""
+        list that collects the page's console messages ("type: text"); ``setup``: called
+        with the page before it loads (e.g. to route its WebSocket)."""
         client = Client()
         client.force_login(user)
         context = browser.new_context(
@@ -182,6 +184,8 @@ def open_page(browser: Any, server_url: str, live_db: None) -> Iterator[Any]:
         page.on("pageerror", lambda exc: errors.append(f"{user}: {exc}"))
         if console is not None:
             page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+        if setup is not None:
+            setup(page)
         page.goto(server_url + path)
         if page.locator("#game").count():
             # The WebSocket's first snapshot has been swapped in: the page is live.

@@ -38,7 +38,8 @@ def words_unbroken(page: Page, selector: str) -> list[str]:
     """The words of the names in ``selector`` that are broken across lines (each word is
     one inline box: more than one client rect means it wrapped in the middle)."""
     return page.eval_on_selector_all(
-        f"{selector} .w", "els => els.filter(el => el.getClientRects().length !== 1).map(el => el.textContent)"
+        f"{selector} .w",
+        "els => els.filter(el => el.getClientRects().length !== 1).map(el => el.textContent)",
     )
 
 
@@ -114,7 +115,9 @@ def test_phone_lobby_shows_the_computers_level(open_page: Any, ana: Any, ben: An
 
 
 @pytest.mark.django_db(transaction=True)
-def test_every_page_has_an_icon_and_no_request_is_missing(open_page: Any, ana: Any, ben: Any, mia: Any) -> None:
+def test_every_page_has_an_icon_and_no_request_is_missing(
+    open_page: Any, ana: Any, ben: Any, mia: Any
+) -> None:
     game = in_thread(make_game, ana, ben)
     missing: list[str] = []
     pages = {
