@@ -281,7 +281,7 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
         # What a delta is worked out against (see ``Shown``): the board as the engine
         # keeps it, the highlighted squares and the viewer's own rack.
         "board_rows": tuple(board),
-        "last_squares": frozenset(last),
+        "last_squares": tuple(sorted(last)),
         "rack_letters": state.racks[viewer_seat] if (state and viewer_seat is not None) else "",
         "column_labels": [chr(ord("A") + c) for c in range(len(board))],
         "row_labels": [str(r + 1) for r in range(len(board))],
@@ -394,7 +394,7 @@ class Shown:
             version=context["version"],
             status=context["status"],
             board=context["board_rows"],
-            last=context["last_squares"],
+            last=frozenset(context["last_squares"]),
             moves=len(context["moves"]),
             rack=context["rack_letters"],
         )
