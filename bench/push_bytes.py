@@ -12,7 +12,10 @@ end) are reported on their own lines.
 Everything runs in one process on a throwaway SQLite database and the in-memory channel
 layer, so the figures are the consumer's output, not network overhead.
 
-Run: ``.venv/bin/python bench/push_bytes.py [--moves N] [--interface-language en]``
+Games alternate who moves first; the bag is shuffled by each game's random seed, so the
+figures vary a little from run to run.
+
+Run: ``.venv/bin/python bench/push_bytes.py [--games 5] [--interface-language en]``
 """
 
 from __future__ import annotations
@@ -77,23 +80,28 @@ def best_or_pass(game: Any) -> None:
         game.pass_turn(user, version=game.version)
 
 
-async def measure(moves: int, language: str) -> dict[str, Any]:
+async def measure_game(number: int, users: dict[str, Any], language: str) -> dict[str, Any]:
+    """One game from the first move to the end; bytes per socket per move."""
     from asgiref.sync import sync_to_async
     from channels.testing import WebsocketCommunicator
 
     from games.models import Game
     from games.services import start_game
-    from tests.factories import make_user
     from wordgame.asgi import application
 
-    def make() -> tuple[Game, dict[str, Any]]:
-        users = {name: make_user(name) for name in ("ana", "ben", "cleo")}
-        game = start_game(creator=users["ana"], mode=Game.Mode.FRIEND, language="en", opponent=users["ben"])
+    def make() -> Game:
+        game = start_game(
+            creator=users["ana"],
+            mode=Game.Mode.FRIEND,
+            language="en",
+            opponent=users["ben"],
+            first=number % 2,
+        )
         game.accept(users["ben"])
         game.refresh_from_db()
-        return game, users
+        return game
 
-    game, users = await sync_to_async(make)()
+    game = await sync_to_async(make)()
     sockets: dict[str, WebsocketCommunicator] = {}
     for name, user in users.items():
         headers = await sync_to_async(session_headers)(user, language)
@@ -101,58 +109,87 @@ async def measure(moves: int, language: str) -> dict[str, Any]:
         connected, _ = await communicator.connect()
         assert connected, name
         sockets[name] = communicator
-    snapshot = {name: len((await c.receive_from(timeout=10)).encode()) for name, c in sockets.items()}
-    per_move: dict[str, list[int]] = {"mover": [], "opponent": [], "spectator": []}
-    last: dict[str, int] = {}
-    played = 0
+    result: dict[str, Any] = {
+        "snapshot": {name: len((await c.receive_from(timeout=10)).encode()) for name, c in sockets.items()},
+        "per_move": {"mover": [], "opponent": [], "spectator": []},
+        "last": {},
+        "moves": 0,
+    }
     try:
-        while played < moves:
+        while True:
             await sync_to_async(game.refresh_from_db)()
             if game.status != Game.Status.ACTIVE:
                 break
-            mover = "ana" if game.turn_seat == 0 else "ben"
+            mover = (await sync_to_async(game.seat_user)(game.turn_seat)).username
             await sync_to_async(best_or_pass)(game)
-            played += 1
+            result["moves"] += 1
             await sync_to_async(game.refresh_from_db)()
             sizes = {name: len((await c.receive_from(timeout=10)).encode()) for name, c in sockets.items()}
             roles = {
-                mover: "mover",
-                ("ben" if mover == "ana" else "ana"): "opponent",
-                "cleo": "spectator",
+                name: ("spectator" if name == "cleo" else "mover" if name == mover else "opponent")
+                for name in sizes
             }
             if game.status != Game.Status.ACTIVE:
-                last = {roles[name]: size for name, size in sizes.items()}
+                result["last"] = {roles[name]: size for name, size in sizes.items()}
                 break
             for name, size in sizes.items():
-                per_move[roles[name]].append(size)
+                result["per_move"][roles[name]].append(size)
     finally:
         for communicator in sockets.values():
             await communicator.disconnect()
-    return {"snapshot": snapshot, "per_move": per_move, "last": last, "moves": played}
+    return result
+
+
+async def measure(games: int, language: str) -> list[dict[str, Any]]:
+    from asgiref.sync import sync_to_async
+
+    from tests.factories import make_user
+
+    def make_users() -> dict[str, Any]:
+        return {name: make_user(name) for name in ("ana", "ben", "cleo")}
+
+    users = await sync_to_async(make_users)()
+    return [await measure_game(number, users, language) for number in range(games)]
+
+
+def machine() -> str:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--moves", type=int, default=200, help="stop after this many moves (default: the game)"
-    )
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=5, help="games to play (default 5)")
     parser.add_argument("--interface-language", default="en", help="the viewers' interface language")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="push-bytes-") as var_dir:
         setup_django(var_dir)
-        result = asyncio.run(measure(args.moves, args.interface_language))
-    print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}")
-    print(f"# {result['moves']} moves of one game, interface language {args.interface_language}")
-    print("snapshot on connect (bytes): " + ", ".join(f"{k} {v}" for k, v in result["snapshot"].items()))
-    print(f"{'viewer':<10} {'frames':>6} {'median':>7} {'mean':>7} {'max':>7}  (bytes per move)")
-    for role, sizes in result["per_move"].items():
-        if sizes:
-            print(
-                f"{role:<10} {len(sizes):>6} {int(statistics.median(sizes)):>7} "
-                f"{int(statistics.fmean(sizes)):>7} {max(sizes):>7}"
-            )
-    if result["last"]:
-        print("the last move (game over): " + ", ".join(f"{k} {v}" for k, v in result["last"].items()))
+        results = asyncio.run(measure(args.games, args.interface_language))
+    moves = sum(r["moves"] for r in results)
+    print(f"# {machine()}")
+    print(f"# {args.games} games, {moves} moves, interface language {args.interface_language}")
+    print("bytes of text per WebSocket frame, UTF-8, uncompressed")
+    print(f"{'what':<26} {'frames':>6} {'median':>7} {'mean':>7} {'worst':>7}")
+
+    def line(label: str, sizes: list[int]) -> None:
+        print(
+            f"{label:<26} {len(sizes):>6} {int(statistics.median(sizes)):>7} "
+            f"{int(statistics.fmean(sizes)):>7} {max(sizes):>7}"
+        )
+
+    snapshots = [size for r in results for size in r["snapshot"].values()]
+    line("snapshot on connect", snapshots)
+    for role in ("mover", "opponent", "spectator"):
+        line(f"move: {role}", [size for r in results for size in r["per_move"][role]])
+    line("move: any viewer", [size for r in results for sizes in r["per_move"].values() for size in sizes])
+    line("last move (game over)", [size for r in results for size in r["last"].values()])
 
 
 if __name__ == "__main__":
