@@ -120,6 +120,7 @@ async def measure_game(number: int, users: dict[str, Any], language: str) -> dic
             await sync_to_async(game.refresh_from_db)()
             if game.status != Game.Status.ACTIVE:
                 break
+            assert game.turn_seat is not None
             mover = (await sync_to_async(game.seat_user)(game.turn_seat)).username
             await sync_to_async(best_or_pass)(game)
             result["moves"] += 1

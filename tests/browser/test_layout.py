@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FloatRect, Page, expect
 
 from tests.browser.conftest import in_thread
 from tests.factories import make_user
@@ -21,7 +21,7 @@ PHONE = {"width": 390, "height": 844}
 LONG_NAME = "Maximilian_von_Habsburg_Lothringen"
 
 
-def box(page: Page, selector: str) -> dict[str, float]:
+def box(page: Page, selector: str) -> FloatRect:
     found = page.locator(selector).first.bounding_box()
     assert found is not None, selector
     return found
