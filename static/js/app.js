@@ -115,8 +115,10 @@
     }, 1500);
   };
 
-  /** Any fragment (pushed or answered) older than what the page shows is not swapped. */
+  /** Any fragment (pushed or answered) older than what the page shows is not swapped.
+   * The chat is not part of the game's state (a line does not change the version). */
   Game.prototype.onOobSwap = function (e) {
+    if (e.detail.target && e.detail.target.id === "chat") return;
     const fragment = e.detail.fragment;
     const root = fragment && (fragment.firstElementChild || null);
     const version = root && root.dataset ? root.dataset.version : undefined;
