@@ -368,11 +368,6 @@ def fragments(game: Game, viewer: Any, *, request: HttpRequest | None = None, **
     return render_partials(snapshot_names(context), context, request=request)
 
 
-def fragments_for(game_id: int, viewer: Any) -> str:
-    """Re-read the game and render the snapshot for ``viewer``."""
-    return fragments(load_game(game_id), viewer)
-
-
 # ----- live pushes: a snapshot, or only what changed ------------------------------
 
 
