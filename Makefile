@@ -36,7 +36,7 @@ migrate: install
 
 # Lexicons are committed, built files; this loads the moderated word changes and the demo accounts.
 data: migrate
-	$(PY) manage.py setup_site
+	$(PY) manage.py setup_site --demo
 
 ## make run: install, migrate, load data, serve on http://$(HOST):$(PORT) with Daphne (SQLite + in-memory layer)
 ## and one task worker beside it (the computer's moves, deadlines, reminders, the sweep)

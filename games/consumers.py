@@ -93,9 +93,14 @@ class ViewerConsumer(AsyncWebsocketConsumer):
 
 
 class GameConsumer(ViewerConsumer):
-    """``/ws/games/<id>/``: the live game for one viewer (player or spectator)."""
+    """``/ws/games/<id>/``: the live game for one viewer (player or spectator).
+
+    It remembers what it last sent (``shown``), so that after a change it sends only
+    what changed when the viewer's page is exactly one version behind, and the full
+    snapshot on connect, on ``resync`` and whenever a version was skipped."""
 
     game_id: int
+    shown: rendering.Shown | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -110,7 +115,7 @@ class GameConsumer(ViewerConsumer):
         await self.push()
 
     async def game_changed(self, event: dict[str, Any]) -> None:
-        await self.push()
+        await self.send_update(self.shown)
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
         html = await self.render(rendering.chat_fragment, self.game_id, self.scope["user"])
@@ -122,8 +127,26 @@ class GameConsumer(ViewerConsumer):
         await self.push()
 
     async def push(self) -> None:
-        html = await self.render(rendering.fragments_for, self.game_id, self.scope["user"])
-        await self.send(text_data=html)
+        """The full snapshot (on connect and on ``resync``)."""
+        await self.send_update(None)
+
+    async def send_update(self, since: rendering.Shown | None) -> None:
+        # Handlers run one at a time per connection, so ``shown`` is always what this
+        # socket sent last.
+        html, self.shown = await self.render_push(since)
+        if html:
+            await self.send(text_data=html)
+
+    async def render_push(self, since: rendering.Shown | None) -> tuple[str, rendering.Shown]:
+        if not self.language:
+            self.language = viewer_language(self.scope)
+        user = self.scope["user"]
+
+        def render() -> tuple[str, rendering.Shown]:
+            with translation.override(self.language):
+                return rendering.push(self.game_id, user, since)
+
+        return await database_sync_to_async(render)()
 
 
 class AnalysisConsumer(ViewerConsumer):

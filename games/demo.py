@@ -1,7 +1,10 @@
-"""Demo data for ``make run``: two accounts, a game in progress between them, and a game
-against the computer, so a newcomer can log in and play at once. Idempotent.
+"""Demo data for ``make run`` (``manage.py setup_site --demo``, never by default): two
+players, a game in progress between them, a game against the computer, and a moderator,
+so a newcomer can log in, play and moderate at once. Idempotent.
 
-Accounts (named in the README): ``ana`` and ``ben``, password ``wordgame-demo``.
+Accounts (named in the README), all with the published password ``wordgame-demo``:
+``ana`` and ``ben`` (players) and ``mod`` (staff, in the Moderators group: the word
+changes in the admin, nothing else). A production site must not have them.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import transaction
 
 import engine
@@ -18,6 +22,8 @@ from games.services import start_game
 
 DEMO_PASSWORD = "wordgame-demo"
 DEMO_USERS = ("ana", "ben")
+DEMO_MODERATOR = "mod"
+MODERATORS_GROUP = "Moderators"  # made by a data migration of dictionaries
 # Plays made in the demo game: enough to show a board with words on it.
 DEMO_PLAYS = 4
 
@@ -84,4 +90,18 @@ def create_demo_data() -> list[str]:
             creator=ana, mode=Game.Mode.COMPUTER, language="en", level=Seat.Level.MEDIUM, first=0
         )
         lines.append(f"demo game #{game.pk}: ana vs the computer (medium), ana to move")
+    lines += create_demo_moderator()
     return lines
+
+
+def create_demo_moderator() -> list[str]:
+    """The demo moderator: staff (so the admin lets them in) and in the Moderators group
+    (which grants the word changes only), not a superuser. An account of that name that
+    this function did not create is left as it is."""
+    user, created = demo_user(DEMO_MODERATOR)
+    if not created:
+        return []
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    return [f"demo moderator {DEMO_MODERATOR} (password {DEMO_PASSWORD}), in the {MODERATORS_GROUP} group"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest
@@ -25,11 +26,15 @@ from engine.board import square_name
 from games.models import ChatMessage, Game, Move, Seat
 
 PARTIALS: dict[str, str] = {
+    "game_sync": "games/_game_sync.html",
     "board": "games/_board.html",
+    "square": "games/_square.html",
     "rack": "games/_rack.html",
+    "rack_tiles": "games/_rack_tiles.html",
     "scoreboard": "games/_scoreboard.html",
     "move_panel": "games/_move_panel.html",
     "move_log": "games/_move_log.html",
+    "move_list": "games/_move_list.html",
     "chat": "games/_chat.html",
     "game_over": "games/_game_over.html",
     "lobby_games": "games/_lobby_games.html",
@@ -37,8 +42,9 @@ PARTIALS: dict[str, str] = {
     "replay": "games/_replay.html",
 }
 
-# The partials of a game snapshot, in the order they are sent.
-SNAPSHOT = ("board", "rack", "scoreboard", "move_panel", "move_log", "chat", "game_over")
+# The partials of a game snapshot, in the order they are sent. ``game_sync`` comes first:
+# it tells the page which version the rest of the frame shows.
+SNAPSHOT = ("game_sync", "board", "rack", "scoreboard", "move_panel", "move_log", "chat", "game_over")
 
 
 def versus(names: Sequence[str]) -> str:
@@ -86,6 +92,7 @@ def squares(
                 parts.append(gettext("centre star"))
             elif premium:
                 parts.append(names[premium][1])
+            name = ", ".join(parts)
             if empty:
                 parts.append(gettext("empty"))
             elif is_blank:
@@ -102,6 +109,7 @@ def squares(
                     "row": r,
                     "col": c,
                     "label": label,
+                    "name": name,
                     "premium": premium,
                     "premium_label": names[premium][0] if premium else "",
                     "is_center": is_center,
@@ -142,11 +150,12 @@ def move_items(moves: Sequence[Move], seats: Sequence[Seat], *, show_racks: bool
             start = move.words[0]["start"]
             direction = gettext("across") if move.words[0]["direction"] == "across" else gettext("down")
             position = f"{square_name(start[0], start[1])} {direction}"
+        player = names.get(move.seat, "")
         items.append(
             {
                 "number": move.number,
                 "seat": move.seat,
-                "player": names.get(move.seat, ""),
+                "player": player,
                 "kind": move.kind,
                 "kind_label": str(kinds.get(move.kind, move.kind)),
                 "words": words,
@@ -160,9 +169,29 @@ def move_items(moves: Sequence[Move], seats: Sequence[Seat], *, show_racks: bool
                 # Racks are private until the game is over (then they are the record).
                 "rack_before": move.rack_before if show_racks else "",
                 "rack_after": move.rack_after if show_racks else "",
+                "announce": announcement(move, player, words, position, str(kinds.get(move.kind, move.kind))),
             }
         )
     return items
+
+
+def announcement(move: Move, player: str, words: Sequence[dict[str, Any]], position: str, kind: str) -> str:
+    """The sentence a screen reader hears when this move arrives live, e.g. "ben played
+    QUIZ at H8 across for 34." """
+    if move.kind == Move.Kind.PLAY and words:
+        return gettext("%(player)s played %(word)s at %(position)s for %(score)s.") % {
+            "player": player,
+            "word": words[0]["word"],
+            "position": position,
+            "score": move.score,
+        }
+    if move.kind == Move.Kind.EXCHANGE:
+        count = len(move.exchanged)
+        return ngettext("%(player)s swapped %(n)s tile.", "%(player)s swapped %(n)s tiles.", count) % {
+            "player": player,
+            "n": count,
+        }
+    return f"{player}: {kind}."
 
 
 def last_move_squares(moves: Sequence[Move]) -> list[tuple[int, int]]:
@@ -201,6 +230,7 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
             {
                 "index": i,
                 "name": seat.display_name,
+                "name_words": seat.display_name.split(),
                 "initials": initials(seat.display_name),
                 "is_computer": seat.is_computer,
                 "level": seat.get_computer_level_display() if seat.is_computer else "",
@@ -217,6 +247,7 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
     language = game.language
     tiles = engine.tileset(language)
     board = state.board if state else engine.layout().empty_board()
+    last = last_move_squares(moves)
 
     vs = versus(names) if names else gettext("Waiting for an opponent")
     title = (gettext("Your turn · %(players)s") % {"players": vs}) if is_my_turn else vs
@@ -246,7 +277,12 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
         "seats": seat_items,
         "turn_seat": game.turn_seat if active else None,
         "bag_count": len(state.bag) if state else tiles.total_tiles,
-        "squares": squares(board, language=language, last=last_move_squares(moves)),
+        "squares": squares(board, language=language, last=last),
+        # What a delta is worked out against (see ``Shown``): the board as the engine
+        # keeps it, the highlighted squares and the viewer's own rack.
+        "board_rows": tuple(board),
+        "last_squares": tuple(sorted(last)),
+        "rack_letters": state.racks[viewer_seat] if (state and viewer_seat is not None) else "",
         "column_labels": [chr(ord("A") + c) for c in range(len(board))],
         "row_labels": [str(r + 1) for r in range(len(board))],
         "rack": rack,
@@ -261,6 +297,7 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
         "winner": winner,
         "result_text": result_text(seat_items, winner) if over else "",
         "deadline": game.turn_deadline if active else None,
+        "base_version": None,
         "form_errors": [],
         "pending": "",
         "preview": None,
@@ -336,9 +373,100 @@ def fragments(game: Game, viewer: Any, *, request: HttpRequest | None = None, **
     return render_partials(snapshot_names(context), context, request=request)
 
 
-def fragments_for(game_id: int, viewer: Any) -> str:
-    """Re-read the game and render the snapshot for ``viewer`` (used by consumers)."""
-    return fragments(load_game(game_id), viewer)
+# ----- live pushes: a snapshot, or only what changed ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a viewer's live page shows after a push: its version, and the parts a delta
+    to the next version is worked out against. A consumer keeps one per connection."""
+
+    version: int
+    status: str
+    board: tuple[str, ...]
+    last: frozenset[tuple[int, int]]
+    moves: int
+    rack: str  # the viewer's own rack ("" for spectators)
+
+    @classmethod
+    def of(cls, context: dict[str, Any]) -> Shown:
+        return cls(
+            version=context["version"],
+            status=context["status"],
+            board=context["board_rows"],
+            last=frozenset(context["last_squares"]),
+            moves=len(context["moves"]),
+            rack=context["rack_letters"],
+        )
+
+    def followed_by(self, now: Shown) -> bool:
+        """Whether ``now`` is the very next version of the same game in play, so that a
+        delta from this one is enough. Anything else (a missed version, the start of a
+        game, a board of another size) gets the full snapshot."""
+        return (
+            now.version == self.version + 1
+            and self.status == Game.Status.ACTIVE
+            and now.status in (Game.Status.ACTIVE, Game.Status.FINISHED)
+            and now.moves >= self.moves
+            and len(now.board) == len(self.board)
+        )
+
+
+def changed_squares(before: Shown, now: Shown) -> list[tuple[int, int]]:
+    """The squares a delta sends: new tiles, and any square gaining the last-move
+    highlight. Squares that only lose it are not sent: the version marker lists the
+    highlighted squares (``data-last``) and app.js clears the others."""
+    return [
+        (r, c)
+        for r, (old, new) in enumerate(zip(before.board, now.board, strict=True))
+        for c in range(len(new))
+        if old[c] != new[c] or ((r, c) in now.last and (r, c) not in before.last)
+    ]
+
+
+def delta(context: dict[str, Any], before: Shown, now: Shown) -> str:
+    """The partials that changed from ``before`` to ``now`` (one version later), as
+    out-of-band swaps: the version marker, the changed squares, the scoreboard (scores,
+    turn, bag), the move panel, the new move-log line, the viewer's rack when it
+    changed, and the game-over banner when the game ended. The rack only ever comes
+    from the context, which holds the viewer's own rack and nobody else's."""
+    parts = [render_partials(["game_sync"], {**context, "base_version": before.version})]
+    grid = context["squares"]
+    for r, c in changed_squares(before, now):
+        parts.append(render_to_string(PARTIALS["square"], {"sq": grid[r][c], "square_oob": True}))
+    names = ["scoreboard", "move_panel"]
+    ended = now.status != before.status
+    if ended or (before.moves == 0 and now.moves):
+        # The first line replaces "No moves yet"; at the end every line shows its racks.
+        names.append("move_log")
+    if context["viewer_seat"] is not None:
+        if ended:
+            names.append("rack")
+        elif now.rack != before.rack:
+            names.append("rack_tiles")
+    if ended:
+        names.append("game_over")
+    parts.append(render_partials(names, context))
+    if not ended and 0 < before.moves < now.moves:
+        parts.append(
+            render_to_string(
+                PARTIALS["move_list"], {"items": context["moves"][before.moves :], "append": True}
+            )
+        )
+    return "".join(parts)
+
+
+def push(game_id: int, viewer: Any, since: Shown | None) -> tuple[str, Shown]:
+    """What a consumer sends ``viewer`` after a change, given what it sent last
+    (``since``; None on connect and on resync): nothing when the page already shows this
+    version, a delta when the game moved on by exactly one version, else the snapshot."""
+    context = game_context(load_game(game_id), viewer, oob=True)
+    now = Shown.of(context)
+    if since is not None and since.version == now.version:
+        return "", since
+    if since is None or not since.followed_by(now):
+        return render_partials(snapshot_names(context), context), now
+    return delta(context, since, now), now
 
 
 def chat_fragment(game_id: int, viewer: Any) -> str:
@@ -365,8 +493,10 @@ def lobby_item(game: Game, user: Any) -> dict[str, Any]:
         opponent = versus([s.display_name for s in seats])
     return {
         "id": game.pk,
+        "version": game.version,
         "url": reverse("games:detail", args=[game.pk]),
         "opponent": opponent,
+        "opponent_words": opponent.split(),
         "players": [s.display_name for s in seats],
         "language": game.language,
         "language_name": language_name(game.language),
@@ -378,7 +508,6 @@ def lobby_item(game: Game, user: Any) -> dict[str, Any]:
         "result": result,
         "updated_at": game.updated_at,
         "deadline": game.turn_deadline,
-        "version": game.version,
     }
 
 

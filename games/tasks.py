@@ -126,7 +126,9 @@ def turn_reminder(game_id: int, version: int) -> bool:
 def rate_game(game_id: int) -> bool:
     """Update both players' ratings for a finished rated game (``games.outcomes``; once per
     game, however often it runs)."""
-    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).prefetch_related("seats__user").first()
+    game = (
+        Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).prefetch_related("seats__user").first()
+    )
     if game is None:
         return False
     outcomes.on_game_finished(game)

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
+from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
 from games import howto
@@ -19,4 +22,7 @@ urlpatterns = [
     # Django's switcher, wrapped so that a signed-in player's choice is stored on them.
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin's, for one).
+    # Lazy: a hashed static file's name is known only once the site runs.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("img/favicon.ico"), permanent=True)),
 ]

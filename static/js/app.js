@@ -8,6 +8,12 @@
  * Placing works by drag and drop (pointer events, so touch too), tap-a-tile-then-a-square,
  * and the keyboard. It also handles the page title, notifications, live announcements,
  * the phone tabs, the lobby's new-game form and the replay's arrow keys.
+ *
+ * Versions: the page knows the game version it shows (`known`). Live frames start with
+ * #game-sync; a delta (only what changed) names the version it applies to (`data-base`)
+ * and is dropped when the page already shows it, or answered with a resync request when a
+ * version is missing. Any fragment older than what the page shows is not swapped, so an
+ * HTTP answer and a push may arrive in either order.
  */
 (function () {
   "use strict";
@@ -46,7 +52,11 @@
     this.refreshQueued = false;
     this.drag = null;
     this.suppressClick = false;
-    this.seenVersion = this.version();
+    this.known = this.initialVersion();   // the game version the page shows
+    this.wanted = 0;                      // a version we asked a snapshot for
+    this.resyncTimer = null;
+    this.socket = null;                   // the ws extension's socket wrapper
+    this.seenVersion = this.known;
     this.overAnnounced = !!document.querySelector("#game-over .banner");
     this.wasMyTurn = this.isMyTurn();
     this.chatCount = this.countChat();
@@ -57,9 +67,95 @@
     this.refresh(true);
   }
 
-  Game.prototype.version = function () {
+  Game.prototype.initialVersion = function () {
+    const sync = document.getElementById("game-sync");
     const board = document.getElementById("board");
-    return board ? Number(board.dataset.version || 0) : 0;
+    return Number((sync && sync.dataset.version) || (board && board.dataset.version) || 0);
+  };
+
+  Game.prototype.version = function () {
+    return this.known;
+  };
+
+  /* --- versions: deltas, stale answers and gaps ------------------------------------- */
+
+  /** The head of a live frame: {version, base} when it starts with #game-sync, else null. */
+  function frameHead(message) {
+    const head = String(message || "").slice(0, 400);
+    if (!/^\s*<div id="game-sync"/.test(head)) return null;
+    const version = /data-version="(\d+)"/.exec(head);
+    const base = /data-base="(\d*)"/.exec(head);
+    return {
+      version: version ? Number(version[1]) : 0,
+      base: base && base[1] !== "" ? Number(base[1]) : null,
+    };
+  }
+
+  /** Before the ws extension swaps a frame: drop a delta the page already shows, and
+   * ask for a snapshot instead of applying a delta on top of the wrong version. */
+  Game.prototype.onFrame = function (e) {
+    this.socket = e.detail.socketWrapper || this.socket;
+    const head = frameHead(e.detail.message);
+    if (!head || head.base === null) return;          // a snapshot or a chat line
+    if (head.version <= this.known) { e.preventDefault(); return; }
+    if (head.base !== this.known) {
+      e.preventDefault();
+      this.requestResync(head.version);
+    }
+  };
+
+  Game.prototype.requestResync = function (version) {
+    this.wanted = Math.max(this.wanted, version);
+    if (!this.socket || this.resyncTimer) return;
+    this.socket.send(JSON.stringify({ type: "resync", version: this.known }));
+    // The server answers at most one resync a second: ask again while still behind.
+    this.resyncTimer = window.setTimeout(() => {
+      this.resyncTimer = null;
+      if (this.known < this.wanted) this.requestResync(this.wanted);
+    }, 1500);
+  };
+
+  /** Any fragment (pushed or answered) older than what the page shows is not swapped.
+   * The chat is not part of the game's state (a line does not change the version). */
+  Game.prototype.onOobSwap = function (e) {
+    if (e.detail.target && e.detail.target.id === "chat") return;
+    const fragment = e.detail.fragment;
+    const root = fragment && (fragment.firstElementChild || null);
+    const version = root && root.dataset ? root.dataset.version : undefined;
+    if (version === undefined || version === "") return;
+    if (Number(version) < this.known) { e.detail.shouldSwap = false; return; }
+    this.known = Number(version);
+  };
+
+  /** After a delta: the board and the log were patched, not replaced; say which version
+   * they show now, and take the last-move highlight off squares no longer in it. */
+  Game.prototype.afterFrame = function () {
+    ["board", "move-log"].forEach((id) => {
+      const el = document.getElementById(id);
+      if (el && Number(el.dataset.version || 0) < this.known) el.dataset.version = String(this.known);
+    });
+  };
+
+  Game.prototype.syncHighlight = function () {
+    const sync = document.getElementById("game-sync");
+    if (!sync) return;
+    const last = new Set((sync.dataset.last || "").split(" ").filter(Boolean));
+    const suffix = ", " + (this.strings.last_move || "");
+    document.querySelectorAll("#board .sq.last-move").forEach((sq) => {
+      if (last.has(`${sq.dataset.row}-${sq.dataset.col}`)) return;
+      sq.classList.remove("last-move");
+      const label = sq.getAttribute("aria-label") || "";
+      if (this.strings.last_move && label.endsWith(suffix)) sq.setAttribute("aria-label", label.slice(0, -suffix.length));
+    });
+  };
+
+  /** Action forms send the version and action_id of the move panel on screen. */
+  Game.prototype.onConfigRequest = function (e) {
+    const form = e.detail.elt;
+    const panel = document.getElementById("move-panel");
+    if (!form || !panel || !form.closest || !form.closest(".action-forms") || form.id === "preview-form") return;
+    if (panel.dataset.version) e.detail.parameters.version = panel.dataset.version;
+    if (panel.dataset.actionId) e.detail.parameters.action_id = panel.dataset.actionId;
   };
 
   Game.prototype.isMyTurn = function () {
@@ -622,6 +718,7 @@
   };
 
   Game.prototype.refresh = function (initial) {
+    this.syncHighlight();
     this.applyRackOrder();
     const dropped = this.reconcile();
     this.render();
@@ -667,11 +764,11 @@
     const myTurn = this.isMyTurn();
     if (version > this.seenVersion) {
       this.seenVersion = version;
-      const log = document.getElementById("move-log");
-      const text = log ? log.dataset.announce : "";
-      const lastSeat = log ? log.dataset.lastSeat : "";
+      const line = document.querySelector("#move-log .move:last-child");
+      const text = line ? line.dataset.announce : "";
+      const lastSeat = line ? line.dataset.seat : "";
       if (text && String(lastSeat) !== String(this.viewerSeat)) {
-        this.announce(text);
+        this.announce(myTurn && this.strings.your_turn_sentence ? text + " " + this.strings.your_turn_sentence : text);
         document.querySelectorAll("#board .sq.last-move").forEach((sq) => this.flash(sq));
         this.flash(document.querySelector("#move-log .move:last-child"));
       }
@@ -685,6 +782,7 @@
     }
     if (myTurn && !this.wasMyTurn) this.notify();
     this.wasMyTurn = myTurn;
+    this.syncNotifyButton();
     const chatCount = this.countChat();
     if (chatCount > this.chatCount) {
       const last = document.querySelector("#chat .line:last-child");
@@ -716,21 +814,23 @@
     } catch (err) { /* some mobile browsers only notify from a service worker */ }
   };
 
+  /** "Notify me when it is my turn" while the game is on; gone once it is over. */
+  Game.prototype.syncNotifyButton = function () {
+    const button = document.querySelector('[data-action="notify"]');
+    const state = document.querySelector(".notify-state");
+    const supported = "Notification" in window;
+    const over = !!document.querySelector("#game-over .banner");
+    if (button) button.hidden = over || !supported || Notification.permission !== "default";
+    if (state) state.hidden = over || !supported || Notification.permission !== "granted";
+  };
+
   Game.prototype.setupNotifyButton = function () {
     const button = document.querySelector('[data-action="notify"]');
     if (!button) return;
-    const sync = () => {
-      const supported = "Notification" in window;
-      button.hidden = !supported || Notification.permission !== "default";
-      const state = document.querySelector(".notify-state");
-      if (state) {
-        state.hidden = !supported || Notification.permission !== "granted";
-      }
-    };
     button.addEventListener("click", () => {
-      Notification.requestPermission().then(sync);
+      Notification.requestPermission().then(() => this.syncNotifyButton());
     });
-    sync();
+    this.syncNotifyButton();
   };
 
   Game.prototype.setLive = function (live) {
@@ -797,6 +897,12 @@
         if (name === "shuffle") { this.shuffle(); return; }
         if (name === "swap") { this.openSwap(); return; }
         if (name === "close-dialog") { action.closest("dialog").close(); return; }
+        if (name === "confirm-resign") {
+          // The form posts (the button belongs to #resign-form); the dialog has done its job.
+          const dialog = action.closest("dialog");
+          window.setTimeout(() => { if (dialog && dialog.open) dialog.close(); }, 0);
+          return;
+        }
         if (name === "open-dialog") {
           const dialog = document.getElementById(action.dataset.dialog);
           if (dialog && typeof dialog.showModal === "function") {
@@ -842,7 +948,14 @@
     root.addEventListener("contextmenu", (e) => { if (e.target.closest(".rack-tile, .sq.has-pending")) e.preventDefault(); });
     root.addEventListener("dragstart", (e) => e.preventDefault());
 
-    document.body.addEventListener("htmx:oobBeforeSwap", (e) => this.rememberFocus(e.detail.target || e.target));
+    document.body.addEventListener("htmx:wsBeforeMessage", (e) => this.onFrame(e));
+    document.body.addEventListener("htmx:wsOpen", (e) => { this.socket = e.detail.socketWrapper || this.socket; });
+    document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
+      this.onOobSwap(e);
+      if (e.detail.shouldSwap) this.rememberFocus(e.detail.target || e.target);
+    });
+    document.body.addEventListener("htmx:configRequest", (e) => this.onConfigRequest(e));
+    document.body.addEventListener("htmx:wsAfterMessage", () => this.afterFrame());
     document.body.addEventListener("htmx:beforeSwap", (e) => this.rememberFocus(e.detail.target));
     ["htmx:oobAfterSwap", "htmx:afterSwap", "htmx:wsAfterMessage", "htmx:afterSettle"].forEach((name) => {
       document.body.addEventListener(name, () => this.queueRefresh());

@@ -146,7 +146,19 @@ def open_page(browser: Any, server_url: str, live_db: None) -> Iterator[Any]:
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(user: Any, path: str, *, viewport: dict[str, int] | None = None, touch: bool = False) -> Any:
+    def make(
+        user: Any,
+        path: str,
+        *,
+        viewport: dict[str, int] | None = None,
+        touch: bool = False,
+        language: str | None = None,
+        console: list[str] | None = None,
+        setup: Callable[[Any], None] | None = None,
+    ) -> Any:
+        """``language``: the interface language (the language cookie); ``console``: a
+        list that collects the page's console messages ("type: text"); ``setup``: called
+        with the page before it loads (e.g. to route its WebSocket)."""
         client = Client()
         client.force_login(user)
         context = browser.new_context(
@@ -156,19 +168,24 @@ def open_page(browser: Any, server_url: str, live_db: None) -> Iterator[Any]:
             device_scale_factor=1,
             locale="en-GB",
         )
-        context.add_cookies(
-            [
-                {
-                    "name": settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                    "url": server_url,
-                }
-            ]
-        )
+        cookies = [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": server_url,
+            }
+        ]
+        if language:
+            cookies.append({"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": server_url})
+        context.add_cookies(cookies)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)
         page.on("pageerror", lambda exc: errors.append(f"{user}: {exc}"))
+        if console is not None:
+            page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+        if setup is not None:
+            setup(page)
         page.goto(server_url + path)
         if page.locator("#game").count():
             # The WebSocket's first snapshot has been swapped in: the page is live.

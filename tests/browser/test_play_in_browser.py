@@ -102,7 +102,7 @@ def test_two_players_play_live_with_drag_keyboard_swap_pass_and_blank(
     expect_my_turn(pb, True)
 
     # ben passes.
-    pb.locator("#pass-form button").click()
+    pb.locator("button[form='pass-form']").click()
     expect_my_turn(pa, True)
     expect(pa.locator("#move-log .move")).to_have_count(4)
 
@@ -178,7 +178,7 @@ def test_game_against_the_computer_is_played_to_the_end_live(open_page: Any, ana
             expect(play_button(page)).to_be_enabled()
             play_button(page).click()
         else:
-            page.locator("#pass-form button").click()
+            page.locator("button[form='pass-form']").click()
         # The computer's reply (or the end) arrives over the WebSocket, no reload.
         page.wait_for_function(
             """(v) => {

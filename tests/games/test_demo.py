@@ -1,12 +1,17 @@
 from __future__ import annotations
 
+from io import StringIO
 from typing import Any
 
 import pytest
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model
+from django.core.management import call_command
 
-from games.demo import DEMO_PASSWORD, create_demo_data
+from dictionaries.models import Dictionary
+from engine.tiles import LANGUAGES
+from games.demo import DEMO_PASSWORD, create_demo_data, create_demo_moderator
 from games.models import Game, Move
+from tests.factories import make_user
 
 
 @pytest.mark.django_db
@@ -25,3 +30,50 @@ def test_demo_data_is_created_once(django_capture_on_commit_callbacks: Any) -> N
     with django_capture_on_commit_callbacks(execute=True):
         assert create_demo_data() == []
     assert Game.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_setup_site_without_demo_creates_no_accounts_and_no_games() -> None:
+    call_command("setup_site", stdout=StringIO())
+    assert get_user_model().objects.count() == 0
+    assert Game.objects.count() == 0
+    assert Dictionary.objects.count() == len(LANGUAGES)
+
+
+@pytest.mark.django_db
+def test_setup_site_with_demo_creates_players_and_a_moderator(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    out = StringIO()
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("setup_site", "--demo", stdout=out)
+    assert {u.username for u in get_user_model().objects.all()} == {"ana", "ben", "mod"}
+    mod = authenticate(username="mod", password=DEMO_PASSWORD)
+    assert mod is not None
+    assert mod.is_staff
+    assert not mod.is_superuser
+    assert list(mod.groups.values_list("name", flat=True)) == ["Moderators"]
+    # The group gives the moderation of words, nothing else.
+    assert mod.has_perm("dictionaries.change_wordchange")
+    assert not mod.has_perm("games.change_game")
+    assert not mod.has_perm("accounts.change_user")
+    for name in ("ana", "ben"):
+        player = get_user_model().objects.get(username=name)
+        assert not player.is_staff
+        assert not player.groups.exists()
+    assert "demo moderator mod" in out.getvalue()
+    # Run again: nothing new.
+    out = StringIO()
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("setup_site", "--demo", stdout=out)
+    assert "demo" not in out.getvalue()
+    assert get_user_model().objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_demo_does_not_promote_an_existing_account_named_mod() -> None:
+    make_user("mod")
+    create_demo_moderator()
+    mod = get_user_model().objects.get(username="mod")
+    assert not mod.is_staff
+    assert not mod.groups.exists()

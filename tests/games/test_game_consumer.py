@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import transaction
 from django.test import Client
 
+import engine
 from games.models import Game
 from tests.games.helpers import CAT_AT_CENTRE, make_game
 from wordgame.asgi import application
@@ -58,32 +61,140 @@ async def test_outsider_cannot_watch_private_game(ana: Any, ben: Any, cleo: Any)
     await communicator.disconnect()
 
 
+SQUARE_ID = re.compile(r'id="sq-(\d+)-(\d+)"')
+
+
+def square_ids(html: str) -> set[tuple[int, int]]:
+    return {(int(r), int(c)) for r, c in SQUARE_ID.findall(html)}
+
+
+async def connect_all(game: Game, users: dict[str, Any]) -> dict[str, WebsocketCommunicator]:
+    sockets = {}
+    for name, user in users.items():
+        communicator, connected = await connect(f"/ws/games/{game.pk}/", user)
+        assert connected, name
+        sockets[name] = communicator
+    return sockets
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("close_db_connection")
 async def test_snapshot_then_push_after_a_move_rack_only_to_owner(ana: Any, ben: Any, cleo: Any) -> None:
     game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "JQXZKVW"))
-    sockets = {}
+    sockets = await connect_all(game, {"ana": ana, "ben": ben, "cleo": cleo})
     try:
-        for name, user in (("ana", ana), ("ben", ben), ("cleo", cleo)):
-            communicator, connected = await connect(f"/ws/games/{game.pk}/", user)
-            assert connected, name
-            sockets[name] = communicator
         snapshots = {name: await c.receive_from(timeout=3) for name, c in sockets.items()}
         assert 'id="rack"' in snapshots["ana"]
         assert 'id="rack"' in snapshots["ben"]
+        assert 'data-letter="J"' in snapshots["ben"]  # ben's own rack
         assert 'id="rack"' not in snapshots["cleo"]
         assert 'id="chat"' not in snapshots["cleo"]
         assert all('hx-swap-oob="true"' in html for html in snapshots.values())
+        assert all(len(square_ids(html)) == 225 for html in snapshots.values())
 
         await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
         pushes = {name: await c.receive_from(timeout=3) for name, c in sockets.items()}
         for name, html in pushes.items():
-            assert f'data-version="{game.version}"' in html, name
+            assert f'data-version="{game.version}" data-base="{game.version - 1}"' in html, name
             assert 'data-letter="C"' in html, name  # the new tiles are on everyone's board
+            assert square_ids(html) == {(7, 7), (7, 8), (7, 9)}, name
+            assert 'id="board"' not in html, name
+        # Only ana's rack changed: she gets it; nobody else gets any rack.
+        assert 'id="rack-tiles"' in pushes["ana"]
+        assert 'id="rack' not in pushes["ben"]
+        assert 'id="rack' not in pushes["cleo"]
         assert 'data-letter="J"' not in pushes["ana"]
         assert 'data-letter="J"' not in pushes["cleo"]
-        assert 'data-letter="J"' in pushes["ben"]  # ben's own rack
+    finally:
+        for communicator in sockets.values():
+            await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_delta_holds_only_the_changed_squares_and_never_an_opponents_rack(
+    ana: Any, ben: Any, cleo: Any
+) -> None:
+    game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "SJQXZKV"))
+    await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
+    sockets = await connect_all(game, {"ana": ana, "ben": ben, "cleo": cleo})
+    try:
+        for c in sockets.values():
+            await c.receive_from(timeout=3)
+        # ben adds S to make CATS: only the new square is sent. The version marker lists
+        # the squares of the last move, and the page takes the highlight off CAT itself.
+        await sync_to_async(game.play)(ben, [engine.Placement(7, 10, "S")], version=game.version)
+        pushes = {name: await c.receive_from(timeout=3) for name, c in sockets.items()}
+        for name, html in pushes.items():
+            assert square_ids(html) == {(7, 10)}, name
+            assert html.count('class="sq') == 1, name
+            assert 'data-last="7-10"' in html, name
+            assert 'class="sq last-move"' in html, name
+            assert html.count('<li class="move"') == 1, name  # the new log line only
+            assert "CATS" in html, name
+        assert 'id="rack-tiles"' in pushes["ben"]
+        for name in ("ana", "cleo"):
+            assert 'id="rack' not in pushes[name], name
+            for letter in "JQXZ":
+                assert f'data-letter="{letter}"' not in pushes[name], (name, letter)
+        # Every delta is far smaller than the snapshot.
+        assert all(len(html) < 8000 for html in pushes.values())
+    finally:
+        for communicator in sockets.values():
+            await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_viewer_that_missed_a_version_gets_the_full_snapshot(ana: Any, ben: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "SJQXZKV"))
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", ana)
+    try:
+        assert connected
+        await communicator.receive_from(timeout=3)
+
+        def two_moves() -> None:
+            # One transaction: both events are sent after both moves, so the consumer
+            # reads version + 2 when it handles the first.
+            with transaction.atomic():
+                game.play(ana, CAT_AT_CENTRE, version=game.version)
+                game.play(ben, [engine.Placement(7, 10, "S")], version=game.version)
+
+        await sync_to_async(two_moves)()
+        html = await communicator.receive_from(timeout=3)
+        assert f'data-version="{game.version}" data-base=""' in html
+        assert 'id="board"' in html
+        assert len(square_ids(html)) == 225
+        assert 'id="rack"' in html
+        # The second event finds nothing new to send.
+        assert await communicator.receive_nothing(timeout=0.3)
+    finally:
+        await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_delta_at_the_end_brings_the_banner_and_the_whole_log(ana: Any, ben: Any, cleo: Any) -> None:
+    game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "SJQXZKV"))
+    await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
+    sockets = await connect_all(game, {"ana": ana, "cleo": cleo})
+    try:
+        for c in sockets.values():
+            await c.receive_from(timeout=3)
+        await sync_to_async(game.resign)(ben, version=game.version)
+        pushes = {name: await c.receive_from(timeout=3) for name, c in sockets.items()}
+        for name, html in pushes.items():
+            assert f'data-base="{game.version - 1}"' in html, name
+            assert 'id="game-over"' in html, name
+            assert "ana won" in html, name
+            assert 'id="move-log"' in html, name
+            assert square_ids(html) == set(), name  # a resignation lays no tile
+        assert 'id="rack"' in pushes["ana"]  # hidden now the game is over
+        assert 'id="rack' not in pushes["cleo"]
     finally:
         for communicator in sockets.values():
             await communicator.disconnect()
