@@ -192,7 +192,8 @@ class _AcceptAll:
         return True
 
 
-def _nicknames(players: Sequence[str]) -> list[str]:
+def nicknames(players: Sequence[str]) -> list[str]:
+    """The players' GCG nicknames: names with spaces as underscores, made unique."""
     nicks: list[str] = []
     for seat, name in enumerate(players):
         nick = re.sub(r"\s+", "_", name.strip()) or f"player{seat + 1}"
@@ -223,7 +224,7 @@ def export_gcg(record: GameRecord) -> str:
     """The game as GCG text (UTF-8 declared); see the module docstring for the format."""
     if len(record.players) != 2:
         raise ValueError("GCG records two-player games")
-    nicks = _nicknames(record.players)
+    nicks = nicknames(record.players)
     lines = [ENCODING_LINE]
     for seat, (nick, name) in enumerate(zip(nicks, record.players, strict=True)):
         lines.append(f"#player{seat + 1} {nick} {name.strip() or nick}")

@@ -23,7 +23,8 @@ import engine
 from accounts.services import blocked_ids
 from dictionaries.models import language_name
 from engine.board import square_name
-from games.models import ChatMessage, Game, Move, Seat
+from games import extras
+from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
 
 PARTIALS: dict[str, str] = {
     "game_sync": "games/_game_sync.html",
@@ -40,11 +41,24 @@ PARTIALS: dict[str, str] = {
     "lobby_games": "games/_lobby_games.html",
     "new_game_form": "games/_new_game_form.html",
     "replay": "games/_replay.html",
+    "aids": "games/_aids.html",
+    "extras": "games/_extras.html",
 }
 
 # The partials of a game snapshot, in the order they are sent. ``game_sync`` comes first:
 # it tells the page which version the rest of the frame shows.
-SNAPSHOT = ("game_sync", "board", "rack", "scoreboard", "move_panel", "move_log", "chat", "game_over")
+SNAPSHOT = (
+    "game_sync",
+    "board",
+    "rack",
+    "scoreboard",
+    "move_panel",
+    "move_log",
+    "aids",
+    "extras",
+    "chat",
+    "game_over",
+)
 
 
 def versus(names: Sequence[str]) -> str:
@@ -306,10 +320,96 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
         "computer_thinking": game.computer_seat_to_move() is not None,
     }
     context["last_move"] = context["moves"][-1] if context["moves"] else None
+    context["aids"] = aid_items(game, seats)
+    context["extras"] = extras_panel(game, viewer, viewer_seat, state) if viewer_seat is not None else []
+    context["extras_allowed"] = game.extras_allowed
     if context["computer_thinking"]:
         context["notice"] = gettext("The computer is thinking…")
     context.update(extra)
     return context
+
+
+def aid_items(game: Game, seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """Which aids each player bought, for which move: shown to everyone (fair play)."""
+    names = {s.index: s.display_name for s in seats}
+    return [
+        {
+            "player": names.get(p.seat, ""),
+            "seat": p.seat,
+            "extra": p.extra,
+            "label": str(extras.LABELS[p.extra]),
+            "move": p.period,
+            "refunded": p.refund_id is not None,
+        }
+        for p in ExtraPurchase.objects.filter(game=game).order_by("period", "pk")
+    ]
+
+
+def extras_panel(game: Game, viewer: Any, seat: int, state: engine.GameState | None) -> list[dict[str, Any]]:
+    """The paid extras for ``viewer`` (a seated player): price, whether it can be bought
+    now, and, once bought for the current period, what it shows. Only ever the viewer's
+    own purchases and content."""
+    if state is None:
+        return []
+    bought = {(p.extra, p.period): p for p in ExtraPurchase.objects.filter(game=game, seat=seat)}
+    moves = list(game.moves.all())
+    last = max((m.number for m in moves if m.seat == seat), default=None)
+    items = []
+    for code in extras.EXTRAS:
+        when = extras.period(code, seat=seat, state=state, last_move_of_seat=last)
+        purchase = bought.get((code, when)) if when is not None else None
+        item: dict[str, Any] = {
+            "code": code,
+            "label": str(extras.LABELS[code]),
+            "price": extras.price(code),
+            "can_buy": game.extras_allowed and when is not None and purchase is None and not state.over,
+            "bought": purchase is not None,
+            "move": when,
+        }
+        if purchase is not None and code == extras.TILE_BAG:
+            item["tile_bag"] = extras.tile_bag(state, seat)
+        if purchase is not None and code == extras.HINDSIGHT and when is not None:
+            item["hindsight"] = hindsight_item(game, moves, when, state)
+        items.append(item)
+    return items
+
+
+def hindsight_item(game: Game, moves: Sequence[Move], number: int, state: engine.GameState) -> dict[str, Any]:
+    """The best play the rack of move ``number`` allowed on the board before it, beside what
+    was played, with both on a small board."""
+    from games import analysis
+
+    board = list(engine.layout(state.layout).empty_board())
+    for m in moves:
+        if m.number >= number:
+            break
+        if m.kind == Move.Kind.PLAY:
+            analysis.apply_tiles(board, m.tiles)
+    move = next(m for m in moves if m.number == number)
+    found = extras.hindsight(
+        number=number,
+        board=tuple(board),
+        rack=move.rack_before,
+        played={"score": move.score, "word": move.words[0]["word"] if move.words else "", "kind": move.kind},
+        language=game.language,
+        lexicon=game.lexicon(),
+    )
+    best = {(r, c): ch for r, c, ch in found.best["tiles"]} if found.best else {}
+    mine = {(t["row"], t["col"]) for t in move.tiles} if move.kind == Move.Kind.PLAY else set()
+    grid = [
+        [
+            {
+                "letter": (best.get((r, c)) or ch).upper()
+                if (best.get((r, c)) or ch) != engine.EMPTY
+                else "",
+                "best": (r, c) in best,
+                "played": (r, c) in mine,
+            }
+            for c, ch in enumerate(line)
+        ]
+        for r, line in enumerate(found.board)
+    ]
+    return {"number": number, "best": found.best, "played": found.played, "rack": found.rack, "grid": grid}
 
 
 def result_text(seats: Sequence[dict[str, Any]], winner: dict[str, Any] | None) -> str:
@@ -337,15 +437,20 @@ def chat_items(game: Game, viewer: Any) -> list[dict[str, Any]]:
     ]
 
 
-def preview_item(evaluation: engine.Evaluation | None = None, error: str = "") -> dict[str, Any]:
+def preview_item(
+    evaluation: engine.Evaluation | None = None, error: str = "", strength: extras.Strength | None = None
+) -> dict[str, Any]:
+    """The free word-value preview; with ``strength`` (word strength, bought for this
+    turn) also the play's rank among all legal plays and its share of the best score."""
     if evaluation is None:
-        return {"valid": False, "score": 0, "bingo": False, "words": [], "error": error}
+        return {"valid": False, "score": 0, "bingo": False, "words": [], "error": error, "strength": None}
     return {
         "valid": True,
         "score": evaluation.score,
         "bingo": evaluation.bingo,
         "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
         "error": "",
+        "strength": strength,
     }
 
 
@@ -361,6 +466,7 @@ def snapshot_names(context: dict[str, Any]) -> list[str]:
     names = list(SNAPSHOT)
     if context["viewer_seat"] is None:
         names.remove("rack")
+        names.remove("extras")
     if not context["can_chat"]:
         names.remove("chat")
     return names
@@ -387,6 +493,7 @@ class Shown:
     last: frozenset[tuple[int, int]]
     moves: int
     rack: str  # the viewer's own rack ("" for spectators)
+    aids: int = 0  # extras bought so far, by either player
 
     @classmethod
     def of(cls, context: dict[str, Any]) -> Shown:
@@ -397,6 +504,7 @@ class Shown:
             last=frozenset(context["last_squares"]),
             moves=len(context["moves"]),
             rack=context["rack_letters"],
+            aids=len(context["aids"]),
         )
 
     def followed_by(self, now: Shown) -> bool:
@@ -439,7 +547,10 @@ def delta(context: dict[str, Any], before: Shown, now: Shown) -> str:
     if ended or (before.moves == 0 and now.moves):
         # The first line replaces "No moves yet"; at the end every line shows its racks.
         names.append("move_log")
+    if now.aids != before.aids:
+        names.append("aids")
     if context["viewer_seat"] is not None:
+        names.append("extras")
         if ended:
             names.append("rack")
         elif now.rack != before.rack:
@@ -450,7 +561,8 @@ def delta(context: dict[str, Any], before: Shown, now: Shown) -> str:
     if not ended and 0 < before.moves < now.moves:
         parts.append(
             render_to_string(
-                PARTIALS["move_list"], {"items": context["moves"][before.moves :], "append": True}
+                PARTIALS["move_list"],
+                {"items": context["moves"][before.moves :], "append": True, "game": context["game"]},
             )
         )
     return "".join(parts)

@@ -273,3 +273,18 @@ def current_purchase(game: Game, user: Any, extra: str) -> ExtraPurchase | None:
     if seat is None or when is None:
         return None
     return ExtraPurchase.objects.filter(game=game, seat=seat, extra=extra, period=when).first()
+
+
+def preview(
+    *, game: Game, user: Any, placements: list[engine.Placement]
+) -> tuple[engine.Evaluation, extras.Strength | None]:
+    """The free word-value preview of ``placements`` (``Game.preview``, which changes
+    nothing) and, when ``user`` bought word strength for this turn, how the play ranks
+    among every legal play now (the scores are computed once per game version)."""
+    evaluation = game.preview(user, placements)
+    if current_purchase(game, user, extras.WORD_STRENGTH) is None:
+        return evaluation, None
+    seat = game.seat_of(user)
+    assert seat is not None, "Game.preview let only a seated player through"
+    scores = extras.all_scores(game.pk, game.version, game.state_obj(), seat, game.lexicon())
+    return evaluation, extras.strength(evaluation.score, scores)

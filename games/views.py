@@ -16,13 +16,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 import engine
+from dictionaries.definitions import meanings
 from dictionaries.models import language_name
 from engine.gcg import GameRecord, export_gcg
+from engine.gcg import nicknames as gcg_nicknames
 from games import rendering, services, study
-from games.actions import Accept, Action, Decline, Pass, Resign
+from games.actions import Accept, Action, BuyExtra, Decline, Pass, Resign
 from games.forms import MAX_TILES_LENGTH, ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm, TilesForm
 from games.messages import error_message
-from games.models import Game, GameError, GameMovedOn, StudyItem
+from games.models import ExtraPurchase, Game, GameError, GameMovedOn, StudyItem
 
 if TYPE_CHECKING:
     from django_htmx.middleware import HtmxDetails
@@ -35,21 +37,21 @@ if TYPE_CHECKING:
 else:
     AuthedRequest = HttpRequest
 
-GameView = Callable[[AuthedRequest, Game], HttpResponse]
+GameView = Callable[..., HttpResponse]
 
 
-def game_view(*, seated: bool = False) -> Callable[[GameView], Callable[[AuthedRequest, int], HttpResponse]]:
+def game_view(*, seated: bool = False) -> Callable[[GameView], Callable[..., HttpResponse]]:
     """Fetch the game the user may watch (404 otherwise, never revealing it exists);
     with ``seated``, only its players may go on (403 with a sentence otherwise)."""
 
-    def decorate(view: GameView) -> Callable[[AuthedRequest, int], HttpResponse]:
+    def decorate(view: GameView) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def inner(request: AuthedRequest, game_id: int) -> HttpResponse:
+        def inner(request: AuthedRequest, game_id: int, **kwargs: Any) -> HttpResponse:
             games = Game.objects.watchable_by(request.user).prefetch_related("seats__user")
             game = get_object_or_404(games, pk=game_id)
             if seated and game.seat_of(request.user) is None:
                 return HttpResponseForbidden(error_message("not_a_player"))
-            return view(request, game)
+            return view(request, game, **kwargs)
 
         return inner
 
@@ -171,7 +173,8 @@ def preview(request: AuthedRequest, game: Game) -> HttpResponse:
     try:
         if not form.is_valid():
             raise GameError("bad_tiles")
-        item = rendering.preview_item(game.preview(request.user, form.placements()))
+        evaluation, strength = services.preview(game=game, user=request.user, placements=form.placements())
+        item = rendering.preview_item(evaluation, strength=strength)
     except engine.IllegalMove as exc:
         item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
     except GameError as exc:
@@ -266,6 +269,25 @@ def decline(request: AuthedRequest, game: Game) -> HttpResponse:
 @require_POST
 @login_required
 @game_view(seated=True)
+def buy(request: AuthedRequest, game: Game, extra: str) -> HttpResponse:
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return refused(request, game, form_errors(form))
+    return act(request, game, BuyExtra(extra), form)
+
+
+@require_GET
+@login_required
+@game_view()
+def define(request: AuthedRequest, game: Game) -> HttpResponse:
+    word = engine.normalize_word(game.language, request.GET.get("word", "")[:40]) or ""
+    context = {"word": word, "meanings": meanings(game.language, word) if word else [], "oob": False}
+    return render(request, "games/_definition.html", context)
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
 def rematch(request: AuthedRequest, game: Game) -> HttpResponse:
     try:
         new = services.rematch(game=game, user=request.user)
@@ -287,6 +309,17 @@ def chat(request: AuthedRequest, game: Game) -> HttpResponse:
     return HttpResponse(rendering.render_partials(["chat"], context, request=request))
 
 
+def aid_notes(game: Game) -> str:
+    """Fair play in the record: one ``#note Wordgame-Aid: <nickname> <move> <extra>`` line
+    per paid aid bought, after the moves (a ``#note`` may stand anywhere in a GCG file)."""
+    nicks = gcg_nicknames([s.display_name for s in game.seat_list()])
+    lines = [
+        f"#note Wordgame-Aid: {nicks[p.seat]} {p.period} {p.extra}\n"
+        for p in ExtraPurchase.objects.filter(game=game).order_by("period", "pk")
+    ]
+    return "".join(lines)
+
+
 @require_GET
 @login_required
 @game_view()
@@ -301,7 +334,7 @@ def gcg(request: AuthedRequest, game: Game) -> HttpResponse:
         moves=tuple(m.record_obj() for m in game.moves.all()),
         layout=game.state.get("layout", "wwf"),
     )
-    response = HttpResponse(export_gcg(record), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(export_gcg(record) + aid_notes(game), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="wordgame-{game.pk}.gcg"'
     return response
 

@@ -162,3 +162,100 @@ def test_strength_ranks_ties_together_and_shares_the_best() -> None:
     assert extras.strength(10, scores).share == 25
     assert extras.strength(5, scores).rank == 5
     assert extras.strength(40, scores).of == 5
+
+
+HX = {"HX-Request": "true"}
+
+
+def client_for(user: Any) -> Any:
+    """A signed-in client; today's daily bonus already had, so balances move only by purchases."""
+    from django.test import Client
+    from django.utils import timezone
+
+    type(user).objects.filter(pk=user.pk).update(last_daily_bonus=timezone.now().date())
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.mark.django_db
+def test_buying_over_http_shows_the_tile_bag_to_the_buyer_only_and_discloses_it_to_all(
+    ana: Any, ben: Any, cleo: Any, game_ana_ben: Game
+) -> None:
+    from django.urls import reverse
+
+    coins(ana, 20)
+    url = reverse("games:buy", args=[game_ana_ben.pk, extras.TILE_BAG])
+    answer = client_for(ana).post(url, {"version": game_ana_ben.version, "action_id": "buy-1"}, headers=HX)
+    assert answer.status_code == 200
+    assert 'class="tile-bag"' in answer.text
+    assert balance(ana) == 15
+    fragments = reverse("games:fragments", args=[game_ana_ben.pk])
+    for user in (ben, cleo):
+        seen = client_for(user).get(fragments, headers=HX).text
+        assert 'class="tile-bag"' not in seen
+        assert "Aids bought" in seen and "Tile bag" in seen  # fair play: everyone sees it
+    assert 'id="extras"' not in client_for(cleo).get(fragments, headers=HX).text
+
+
+@pytest.mark.django_db
+def test_hindsight_shows_the_best_play_to_its_buyer_only(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    from django.urls import reverse
+
+    coins(ana, 20)
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
+    client_for(ana).post(
+        reverse("games:buy", args=[game_ana_ben.pk, extras.HINDSIGHT]), {"version": game_ana_ben.version}, headers=HX
+    )
+    fragments = reverse("games:fragments", args=[game_ana_ben.pk])
+    mine = client_for(ana).get(fragments, headers=HX).text
+    assert 'class="hindsight"' in mine
+    assert 'class="mini-board"' in mine
+    assert 'class="hindsight"' not in client_for(ben).get(fragments, headers=HX).text
+
+
+@pytest.mark.django_db
+def test_word_strength_ranks_the_tentative_play_for_its_buyer(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    from django.urls import reverse
+
+    from tests.games.helpers import tiles
+
+    coins(ana, 20)
+    preview = reverse("games:preview", args=[game_ana_ben.pk])
+    cat = tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))
+    assert "% of the best" not in client_for(ana).post(preview, {"tiles": cat}, headers=HX).text
+    buy_extra(game=game_ana_ben, user=ana, extra=extras.WORD_STRENGTH, version=game_ana_ben.version)
+    ranked = client_for(ana).post(preview, {"tiles": cat}, headers=HX).text
+    assert "% of the best" in ranked
+    assert "rank " in ranked
+
+
+@pytest.mark.django_db
+def test_the_gcg_record_names_every_aid(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    from django.urls import reverse
+
+    coins(ana, 20)
+    buy_extra(game=game_ana_ben, user=ana, extra=extras.TILE_BAG, version=game_ana_ben.version)
+    game = Game.objects.get(pk=game_ana_ben.pk)
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
+    game.resign(ben, version=game.version)
+    record = client_for(ben).get(reverse("games:gcg", args=[game.pk])).content.decode()
+    assert "#note Wordgame-Aid: ana 1 tile_bag" in record.splitlines()
+
+
+@pytest.mark.django_db
+def test_a_refused_purchase_over_http_says_why(ana: Any, game_ana_ben: Game) -> None:
+    from django.urls import reverse
+
+    url = reverse("games:buy", args=[game_ana_ben.pk, extras.TILE_BAG])
+    answer = client_for(ana).post(url, {"version": game_ana_ben.version}, headers=HX)
+    assert "You do not have enough coins for this extra." in answer.text
+    assert not ExtraPurchase.objects.exists()
+
+
+@pytest.mark.django_db
+def test_meanings_of_a_move_log_word(ana: Any, game_ana_ben: Game) -> None:
+    from django.urls import reverse
+
+    answer = client_for(ana).get(reverse("games:define", args=[game_ana_ben.pk]) + "?word=cat")
+    assert '<strong class="word">CAT</strong>' in answer.text
