@@ -14,7 +14,7 @@ from accounts.services import grant_coins
 from games import extras
 from games.models import ExtraPurchase, Game, GameError
 from games.services import buy_extra
-from tests.games.helpers import CAT_AT_CENTRE
+from tests.games.helpers import CAT_AT_CENTRE, make_game
 
 
 def coins(user: Any, amount: int) -> None:
@@ -205,7 +205,9 @@ def test_hindsight_shows_the_best_play_to_its_buyer_only(ana: Any, ben: Any, gam
     coins(ana, 20)
     game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
     client_for(ana).post(
-        reverse("games:buy", args=[game_ana_ben.pk, extras.HINDSIGHT]), {"version": game_ana_ben.version}, headers=HX
+        reverse("games:buy", args=[game_ana_ben.pk, extras.HINDSIGHT]),
+        {"version": game_ana_ben.version},
+        headers=HX,
     )
     fragments = reverse("games:fragments", args=[game_ana_ben.pk])
     mine = client_for(ana).get(fragments, headers=HX).text
@@ -259,3 +261,34 @@ def test_meanings_of_a_move_log_word(ana: Any, game_ana_ben: Game) -> None:
 
     answer = client_for(ana).get(reverse("games:define", args=[game_ana_ben.pk]) + "?word=cat")
     assert '<strong class="word">CAT</strong>' in answer.text
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_purchases_never_overspend(postgres: None, ana: Any, ben: Any) -> None:
+    """Purchases racing in two games at once, with coins for only one of them: exactly one
+    is bought, the balance never goes below zero and equals the ledger."""
+    from tests.games.test_races import run_together
+
+    first = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    second = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    coins(ana, extras.price(extras.TILE_BAG))
+
+    def buy(game: Game) -> Any:
+        def call() -> str:
+            try:
+                buy_extra(
+                    game=Game.objects.get(pk=game.pk), user=ana, extra=extras.TILE_BAG, version=game.version
+                )
+            except GameError as exc:
+                return exc.code
+            return "bought"
+
+        return call
+
+    answers = run_together(buy(first), buy(second), buy(first))
+    assert sorted(answers).count("bought") >= 1
+    assert ExtraPurchase.objects.count() == 1
+    assert balance(ana) == 0
+    assert sum(CoinEntry.objects.filter(user=ana).values_list("amount", flat=True)) == 0
+    assert set(answers) <= {"bought", "not_enough_coins", "game_moved_on", "already_moved"}
