@@ -194,7 +194,8 @@ def test_buying_over_http_shows_the_tile_bag_to_the_buyer_only_and_discloses_it_
     for user in (ben, cleo):
         seen = client_for(user).get(fragments, headers=HX).text
         assert 'class="tile-bag"' not in seen
-        assert "Aids bought" in seen and "Tile bag" in seen  # fair play: everyone sees it
+        assert "Aids bought" in seen
+        assert "Tile bag" in seen
     assert 'id="extras"' not in client_for(cleo).get(fragments, headers=HX).text
 
 
