@@ -41,7 +41,7 @@ data: migrate
 ## make run: install, migrate, load data, serve on http://$(HOST):$(PORT) with Daphne (SQLite + in-memory layer)
 ## and one task worker beside it (the computer's moves, deadlines, reminders, the sweep)
 run: data
-	@echo "Demo accounts: ana / wordgame-demo and ben / wordgame-demo. One task worker runs beside the server."
+	@echo "Demo accounts (password wordgame-demo): ana and ben (players), mod (moderator). One task worker runs beside the server."
 	$(PY) manage.py db_worker & trap 'kill $$!' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 

@@ -265,6 +265,8 @@ class Game(models.Model):
     # None: always the live dictionary. A version string pins the game to that edition.
     dictionary_version = models.PositiveIntegerField(_("pinned dictionary version"), null=True, blank=True)
     is_public = models.BooleanField(_("public (spectators allowed)"), default=True)
+    # A player's vacation pauses their turn clock (not in tournament games).
+    vacation_pauses = models.BooleanField(_("vacations pause the clock"), default=True)
     # Paid extras (tile bag, hindsight, word strength) may be bought in this game.
     extras_allowed = models.BooleanField(_("paid extras allowed"), default=True)
     # Rated games change both players' ratings when they end (games.outcomes); never

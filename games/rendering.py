@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext, pgettext
 
 import engine
-from accounts.services import blocked_ids
+from accounts.services import blocked_ids, on_vacation
 from dictionaries.models import language_name
 from engine.board import square_name
 from games import extras
@@ -255,6 +255,8 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
                 "is_winner": over and game.winner_seat == i,
                 "final_rack": state.racks[i] if (over and state) else "",
                 "adjustment": end.adjustments[i] if (over and end) else 0,
+                # Opponents see a vacation (it pauses the clock): until when.
+                "vacation_until": vacation_end(seat.user) if (active and seat.user is not None) else None,
             }
         )
     winner = next((s for s in seat_items if s["is_winner"]), None)
@@ -327,6 +329,12 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
         context["notice"] = gettext("The computer is thinking…")
     context.update(extra)
     return context
+
+
+def vacation_end(user: Any) -> Any:
+    """When ``user``'s current vacation ends, or None when they are not on one."""
+    period = on_vacation(user)
+    return period.effective_end if period is not None else None
 
 
 def aid_items(game: Game, seats: Sequence[Seat]) -> list[dict[str, Any]]:

@@ -13,9 +13,10 @@ engine still checks its own rules (tiles, words, bag) when the action is applied
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from accounts.services import paused_seconds
 from engine import errors
 from games import extras
 from games.actions import ACTION_KINDS, Computer, System
@@ -71,9 +72,20 @@ def _timeout(game: Any, actor: Any, seat: int | None, now: datetime) -> str | No
         return "not_allowed"
     if refused := _not_on(game):
         return refused
-    if game.turn_deadline is None or game.turn_deadline > now:
+    if game.turn_deadline is None or effective_deadline(game, now) > now:
         return "not_due"
     return None
+
+
+def effective_deadline(game: Any, now: datetime) -> datetime:
+    """The turn deadline, moved later by the time the player to move spent on vacation
+    during this turn (up to ``now``), in games whose clocks vacations pause."""
+    deadline: datetime = game.turn_deadline
+    if not game.vacation_pauses or game.turn_seat is None:
+        return deadline
+    started = deadline - timedelta(days=game.inactivity_days)
+    paused = paused_seconds(game.seat_user(game.turn_seat), started, now)
+    return deadline + timedelta(seconds=paused)
 
 
 def _deal(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:

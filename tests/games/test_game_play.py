@@ -138,3 +138,29 @@ def test_page_flags_come_from_the_rule_table(game_ana_ben: Game, ana: Any, ben: 
         allowed = game_ana_ben.allowed_actions(user)
         assert context["can_act"] == ("play" in allowed)
         assert context["can_resign"] == ("resign" in allowed)
+
+
+@pytest.mark.django_db
+def test_a_vacation_pauses_the_turn_clock_and_opponents_see_it(
+    game_ana_ben: Game, ana: Any, ben: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import VacationPeriod
+    from games.rendering import game_context
+
+    now = timezone.now()
+    # ana's deadline passed an hour ago, but she has been on vacation for two days of her turn.
+    Game.objects.filter(pk=game_ana_ben.pk).update(turn_deadline=now - timedelta(hours=1))
+    VacationPeriod.objects.create(
+        user=ana, started_at=now - timedelta(days=2), ends_by=now + timedelta(days=3)
+    )
+    game = Game.objects.get(pk=game_ana_ben.pk)
+    assert game.timeout(now=now) is None
+    seats = {s["name"]: s for s in game_context(game, ben)["seats"]}
+    assert seats["ana"]["vacation_until"] is not None
+    # A game whose clock vacations do not pause (a tournament's) times out.
+    Game.objects.filter(pk=game.pk).update(vacation_pauses=False)
+    assert Game.objects.get(pk=game.pk).timeout(now=now) is not None
