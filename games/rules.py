@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from accounts.services import paused_seconds
+from accounts.services import is_blocked, paused_seconds
 from engine import errors
 from games import extras
 from games.actions import ACTION_KINDS, Computer, System
@@ -102,7 +102,8 @@ def _accept(game: Any, actor: Any, seat: int | None, now: datetime) -> str | Non
     user_id = getattr(actor, "pk", None)
     if game.status != INVITED or seat is None or user_id is None or user_id == game.created_by_id:
         return "not_invited"
-    return None
+    # One of them blocked the other after the invitation was sent.
+    return "blocked" if is_blocked(game.created_by, actor) else None
 
 
 def _decline(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:

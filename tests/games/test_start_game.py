@@ -263,3 +263,15 @@ def test_accept_from_the_lobby_goes_to_the_game_and_pushed_rows_post_with_htmx(
     assert response["HX-Redirect"] == reverse("games:detail", args=[game.pk])
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_an_invitation_cannot_be_accepted_once_either_player_blocked_the_other(ana: Any, ben: Any) -> None:
+    from accounts.models import Block
+
+    game = start_game(creator=ana, mode="friend", language="en", opponent=ben)
+    Block.objects.create(blocker=ben, blocked=ana)
+    with pytest.raises(GameError) as exc:
+        game.accept(ben, version=game.version)
+    assert exc.value.code == "blocked"
+    assert Game.objects.get(pk=game.pk).status == Game.Status.INVITED
