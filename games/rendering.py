@@ -331,6 +331,27 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
     return context
 
 
+def words_through(game: Game, row: str, col: str) -> list[str]:
+    """The words (two letters or more) across and down through the square at ``row``,
+    ``col`` of the board as it is (nothing for an empty square or bad coordinates)."""
+    if not game.state or not row.isdigit() or not col.isdigit():
+        return []
+    board = game.state_obj().board
+    r, c = int(row), int(col)
+    if not (0 <= r < len(board) and 0 <= c < len(board[r])) or board[r][c] == engine.EMPTY:
+        return []
+    found = []
+    for line, at in ((board[r], c), ("".join(b[c] for b in board), r)):
+        start, end = at, at
+        while start > 0 and line[start - 1] != engine.EMPTY:
+            start -= 1
+        while end + 1 < len(line) and line[end + 1] != engine.EMPTY:
+            end += 1
+        if end > start:
+            found.append(line[start : end + 1].upper())
+    return found
+
+
 def vacation_end(user: Any) -> Any:
     """When ``user``'s current vacation ends, or None when they are not on one."""
     period = on_vacation(user)

@@ -280,9 +280,14 @@ def buy(request: AuthedRequest, game: Game, extra: str) -> HttpResponse:
 @login_required
 @game_view()
 def define(request: AuthedRequest, game: Game) -> HttpResponse:
-    word = engine.normalize_word(game.language, request.GET.get("word", "")[:40]) or ""
-    context = {"word": word, "meanings": meanings(game.language, word) if word else [], "oob": False}
-    return render(request, "games/_definition.html", context)
+    """The meanings of a word of the game: ``?word=`` (the move log), or ``?row=&col=``
+    (a tile tapped on the board: the words through that square)."""
+    if "row" in request.GET:
+        words = rendering.words_through(game, request.GET.get("row", ""), request.GET.get("col", ""))
+    else:
+        words = [w for w in [engine.normalize_word(game.language, request.GET.get("word", "")[:40])] if w]
+    entries = [{"word": w, "meanings": meanings(game.language, w)} for w in words]
+    return render(request, "games/_definition.html", {"entries": entries})
 
 
 @require_POST

@@ -557,6 +557,11 @@
     const here = this.pendingAt(row, col);
     if (this.selected !== null && !this.isCommitted(sq)) {
       this.place(this.selected, row, col);
+    } else if (this.selected === null && !here && this.isCommitted(sq) && this.root.dataset.defineUrl && window.htmx) {
+      // A played tile: the meanings of the words through it (free, like the preview).
+      window.htmx.ajax("GET", `${this.root.dataset.defineUrl}?row=${row}&col=${col}`, { target: "#definition", swap: "outerHTML" });
+      this.cursor.row = row; this.cursor.col = col;
+      this.renderCursor();
     } else if (here) {
       this.unplace(here);
       this.cursor.row = row; this.cursor.col = col;

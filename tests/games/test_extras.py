@@ -293,3 +293,14 @@ def test_concurrent_purchases_never_overspend(postgres: None, ana: Any, ben: Any
     assert balance(ana) == 0
     assert sum(CoinEntry.objects.filter(user=ana).values_list("amount", flat=True)) == 0
     assert set(answers) <= {"bought", "not_enough_coins", "game_moved_on", "already_moved"}
+
+
+@pytest.mark.django_db
+def test_meanings_of_the_words_through_a_tapped_tile(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    from django.urls import reverse
+
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
+    url = reverse("games:define", args=[game_ana_ben.pk])
+    assert '<strong class="word">CAT</strong>' in client_for(ben).get(url + "?row=7&col=8").text
+    assert "<strong" not in client_for(ben).get(url + "?row=0&col=0").text  # an empty square
+    assert "<strong" not in client_for(ben).get(url + "?row=x&col=99").text
