@@ -74,7 +74,7 @@ def test_lobby(open_page: Any, ana: Any, ben: Any) -> None:
 def test_game_page(open_page: Any, ana: Any, ben: Any) -> None:
     game = in_thread(make_game, ana, ben, racks=("CATSEOD", "AEIOULN"))
     # A word on the board and a line of chat, so that tiles and messages are checked too.
-    in_thread(game.play, ana, CAT_AT_CENTRE)
+    in_thread(game.play, ana, CAT_AT_CENTRE, version=game.version)
     in_thread(game.post_chat, ben, "Nice start")
     check_both_themes(open_page(ben, f"/games/{game.pk}/"))
 
