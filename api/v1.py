@@ -256,7 +256,8 @@ def word(request: HttpRequest, language: str, word: str) -> Any:
         "word": word,
         "language": language,
         "normalized": answer_.normalized,
-        "valid": answer_.valid,
+        # A word the language cannot spell cannot be played.
+        "valid": False if answer_.normalized is None else answer_.valid,
         "value": answer_.value,
         "meanings": [
             {"base": entry.base, "part_of_speech": PARTS_OF_SPEECH[entry.pos], "glosses": list(entry.glosses)}

@@ -4,10 +4,13 @@ limit counters must not leak from one test into the next), and personal tokens."
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from django.db import connection
 from django.test import Client
 
 from api.models import ApiToken
@@ -81,3 +84,15 @@ def api_as(token_for: Callable[[Any], str]) -> Callable[..., ApiClient]:
 def game_ana_ben(ana: Any, ben: Any) -> models.Game:
     """ana (seat 0, to move) against ben; ana holds CATSEOD, ben JQXZKVW."""
     return make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+
+
+@pytest_asyncio.fixture
+async def close_db_connection() -> AsyncIterator[None]:
+    """Async tests reach the database from asgiref's shared sync thread; close its
+    connection at the end, or PostgreSQL cannot drop the test database."""
+    yield
+
+    def close() -> None:
+        connection.close()  # looked up in the sync thread: its own connection
+
+    await sync_to_async(close)()
