@@ -35,7 +35,7 @@ def test_game_as_a_player_sees_it(api_as: Any, ana: Any, game_ana_ben: Game) -> 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
     game = response.json()
-    assert GAME_KEYS <= set(game)
+    assert set(game) >= GAME_KEYS
     assert game["status"] == "active"
     assert game["your_turn"] is True
     assert game["to_move"] == "ana"

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+
 from tests.api.conftest import ApiClient
 from tests.api.test_stream import open_stream
 from tests.factories import make_user
