@@ -229,3 +229,20 @@ def test_token_requests_are_rate_limited_per_address(ana: Any, settings: Any) ->
         content_type="application/json",
     )
     assert other.status_code == 201
+
+
+def test_staff_can_find_and_revoke_a_token_in_the_admin(ana: Any, token_for: Any) -> None:
+    from tests.factories import make_user
+
+    raw = token_for(ana)
+    boss = make_user("boss", is_staff=True, is_superuser=True)
+    admin = Client()
+    admin.force_login(boss)
+    listing = admin.get("/admin/api/apitoken/?q=ana")
+    assert listing.status_code == 200
+    assert raw[:11] in listing.content.decode()
+    assert raw not in listing.content.decode()
+    assert admin.get("/admin/api/apitoken/add/").status_code == 403
+    token = ApiToken.objects.get(user=ana)
+    admin.post(f"/admin/api/apitoken/{token.pk}/delete/", {"post": "yes"})
+    assert ApiClient(raw).get("/account").status_code == 401
