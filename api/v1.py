@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate
+from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
@@ -216,6 +217,9 @@ def token(request: HttpRequest, body: TokenIn) -> Any:
     if ApiToken.objects.filter(user=user).count() >= settings.API_MAX_TOKENS:
         raise ApiError("too_many_tokens")
     issued, raw = ApiToken.issue(user, body.name.strip() or "POST /api/v1/token")
+    # A successful log-in by password, without a session: what login() signals, so the
+    # last log-in is recorded and log-in throttling clears this account's failures.
+    user_logged_in.send(sender=type(user), request=request, user=user)
     return Status(201, {"token": raw, "name": issued.name})
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.signals import user_login_failed
+from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
@@ -104,6 +104,24 @@ def test_wrong_password_is_401_and_a_failed_login(ana: Any, settings: Any) -> No
     assert failures[0]["request"] is not None
     assert failures[0]["request"].path == "/api/v1/token"
     assert not ApiToken.objects.exists()
+
+
+def test_a_token_is_a_login_without_a_session(ana: Any) -> None:
+    logins: list[Any] = []
+
+    def note(sender: Any, request: Any, user: Any, **kw: Any) -> None:
+        logins.append((request.path, user))
+
+    user_logged_in.connect(note)
+    try:
+        response = post_token({"username": "ana", "password": PASSWORD})
+    finally:
+        user_logged_in.disconnect(note)
+    assert response.status_code == 201
+    assert logins == [("/api/v1/token", ana)]
+    ana.refresh_from_db()
+    assert ana.last_login is not None
+    assert "sessionid" not in response.cookies
 
 
 def test_authenticate_gets_the_request(ana: Any, settings: Any) -> None:
