@@ -59,7 +59,11 @@ class Api:
                 with urllib.request.urlopen(req, timeout=60) as response:
                     return json.loads(response.read() or b"null")
             except urllib.error.HTTPError as exc:
-                answer = json.loads(exc.read() or b"{}")
+                raw = exc.read()
+                try:
+                    answer = json.loads(raw or b"{}")
+                except ValueError:  # not the API answering (a proxy's error page)
+                    answer = {"error": "http_error", "message": raw[:200].decode(errors="replace")}
                 if exc.code == 429:
                     wait = float(exc.headers.get("Retry-After", "5"))
                     print(f"rate limited: waiting {wait:.0f} s", flush=True)
@@ -170,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                 "/token", {"username": args.username, "password": args.password, "name": "bot"}
             )["token"]
         final = play_game(api, language=args.language, level=args.level, engine=args.engine.split())
-    except (ApiError, OSError, subprocess.CalledProcessError) as exc:
+    except (ApiError, OSError, RuntimeError, subprocess.CalledProcessError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     scores = ", ".join(f"{name} {score}" for name, score in final["scores"].items())
