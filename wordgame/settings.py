@@ -106,16 +106,21 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_tasks",
     "django_tasks_db",
+    # django-ninja's templates and its bundled Swagger UI (the API docs load nothing from a CDN).
+    "ninja",
     "accounts",
     "dictionaries",
     "games",
     "tournaments",
+    "api",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Under /api/ every error is JSON, whoever produced it (the URL resolver, a 405, a 500).
+    "api.middleware.JsonErrorsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -174,6 +179,20 @@ if redis_url := os.environ.get("REDIS_URL"):
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {"hosts": [redis_url]},
+        }
+    }
+
+# The cache shared by every process (the API's rate limits): Redis when configured,
+# otherwise local memory (one process, as in development).
+CACHES: dict[str, dict[str, object]] = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "wordgame"}
+}
+if redis_url:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "wordgame",
         }
     }
 
@@ -263,6 +282,17 @@ COINS_GAME_MIN_MOVES = env_count("COINS_GAME_MIN_MOVES", 3)
 # period (a player's rating deviation widens with each period without a rated game).
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 21)
 RATING_PERIOD_DAYS = env_int("RATING_PERIOD_DAYS", 7)
+# The JSON API (/api/v1/): requests per token per minute, counted in the cache above.
+# Writes change something (a game, a move); look-ups read (a game, a word, a preview).
+# Token requests (username and password) are counted per client address.
+API_WRITES_PER_MINUTE = env_int("API_WRITES_PER_MINUTE", 60)
+API_LOOKUPS_PER_MINUTE = env_int("API_LOOKUPS_PER_MINUTE", 300)
+API_TOKEN_REQUESTS_PER_MINUTE = env_int("API_TOKEN_REQUESTS_PER_MINUTE", 10)
+# Personal tokens a player may hold at once (revoke one on /accounts/tokens/ to make room).
+API_MAX_TOKENS = env_int("API_MAX_TOKENS", 20)
+# The event stream sends an empty line after this many quiet seconds (keeps proxies and
+# clients from taking a quiet stream for a dead one).
+API_STREAM_KEEPALIVE_SECONDS = env_int("API_STREAM_KEEPALIVE_SECONDS", 15)
 
 # Mail (turn reminders). Development prints mail to the console; production sets SMTP.
 EMAIL_BACKEND = os.environ.get(

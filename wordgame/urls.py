@@ -7,12 +7,14 @@ from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
+from api.v1 import api as api_v1
 from games import howto
 from wordgame import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("accounts/tokens/", include("api.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/", include("accounts.player_urls")),
     path("leaderboard/", accounts_views.leaderboard, name="leaderboard"),
@@ -25,4 +27,5 @@ urlpatterns = [
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's, for one).
     # Lazy: a hashed static file's name is known only once the site runs.
     path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("img/favicon.ico"), permanent=True)),
+    path("api/v1/", api_v1.urls),
 ]

@@ -1,0 +1,236 @@
+"""``/api/v1/games``: start, list, watch and play games.
+
+Every change goes through ``Game.act`` with the engine's and the site's action values,
+exactly as the pages do (``games.views``): the rule table, the version check, the
+idempotent ``action_id`` and the broadcast all happen there, not here. This module only
+reads the request into those values and answers with what the caller may see.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Literal
+
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponse
+from ninja import Query, Router, Schema, Status
+from pydantic import Field
+
+import engine
+from api import representation
+from api.errors import ApiError
+from api.ratelimit import LOOKUP, WRITE
+from api.schemas import (
+    ActionIn,
+    ErrorOut,
+    ExchangeIn,
+    GameOut,
+    GameSummaryOut,
+    NewGameIn,
+    PlayIn,
+    PreviewIn,
+    PreviewOut,
+    TilePlacement,
+)
+from games import services
+from games.actions import Accept, Action, Decline, Exchange, Pass, Play, Resign
+from games.messages import error_message
+from games.models import Game
+from games.records import gcg_text
+
+router = Router(tags=["games"])
+
+REFUSALS: dict[int | str, Any] = {
+    400: ErrorOut,
+    401: ErrorOut,
+    403: ErrorOut,
+    404: ErrorOut,
+    409: ErrorOut,
+    429: ErrorOut,
+}
+
+
+def placements(tiles: list[TilePlacement]) -> list[engine.Placement]:
+    """``[[row, col, letter], ...]`` as placements, read like ``python -m engine score``
+    reads a move: ``?`` a blank with no letter chosen (the engine refuses it with
+    ``blank_needs_letter``), a lowercase letter a blank standing for that letter.
+    Letters of another alphabet are left to the engine (``letter_not_in_language``);
+    what is not a single letter at all is ``bad_tiles``."""
+    result = []
+    for row, col, raw in tiles:
+        letter = unicodedata.normalize("NFC", raw)
+        if letter == engine.BLANK:
+            result.append(engine.Placement(row, col, engine.BLANK, blank=True))
+            continue
+        # One letter, and one letter upper-cased too ("ß" would become "SS").
+        if len(letter) != 1 or not letter.isalpha() or len(letter.upper()) != 1:
+            raise ApiError("bad_tiles")
+        upper = letter.upper()
+        result.append(engine.Placement(row, col, upper, blank=letter != upper))
+    return result
+
+
+def exchanged(tiles: str) -> str:
+    """The rack tiles to swap, as the exchange form reads them (letter by letter)."""
+    letters = "".join(unicodedata.normalize("NFC", tiles).split())
+    if any(len(tile.upper()) != 1 for tile in letters):
+        raise ApiError("bad_tiles")
+    return letters.upper()
+
+
+def visible(request: HttpRequest, game_id: int) -> Game:
+    """The game if the caller may watch it; 404 otherwise, whether or not it exists."""
+    game = representation.visible_games(request.user).filter(pk=game_id).first()
+    if game is None:
+        raise ApiError("not_found")
+    return game
+
+
+def act(request: HttpRequest, game_id: int, action: Action, body: ActionIn) -> dict[str, Any]:
+    """Apply ``action`` through the game's one path, and answer with the game as it now is."""
+    game = visible(request, game_id)
+    game.act(request.user, action, version=body.version, action_id=body.action_id)
+    return representation.full(representation.load(game.pk), request.user)
+
+
+class GameFilter(Schema):
+    status: Literal["invited", "open", "active", "finished", "declined"] | None = None
+    limit: int = Field(default=50, ge=1, le=200)
+
+
+@router.get("", response={200: list[GameSummaryOut], **REFUSALS}, throttle=LOOKUP, summary="My games")
+def list_games(request: HttpRequest, filters: Query[GameFilter]) -> Any:
+    """Your games, the most recently changed first: those you play in (invitations
+    included) and your open seeks for a random opponent."""
+    games = representation.my_games(request.user).order_by("-updated_at", "-pk")
+    if filters.status:
+        games = games.filter(status=filters.status)
+    return [representation.summary(game, request.user) for game in games[: filters.limit]]
+
+
+@router.post("", response={201: GameOut, **REFUSALS}, throttle=WRITE, summary="Start a game")
+def create_game(request: HttpRequest, body: NewGameIn) -> Any:
+    """Against the computer (``{"opponent": "computer", "level": "easy"}``: it starts at
+    once), a random opponent (``"random"``: joins the oldest open seek in the language,
+    or opens one, status ``open``) or a player by username (an invitation, status
+    ``invited``, which they accept or decline)."""
+    user: Any = request.user
+    opponent = None
+    level = None
+    if body.opponent == "computer":
+        mode = Game.Mode.COMPUTER
+        if body.level is None:
+            raise ApiError("bad_level")
+        level = body.level
+    elif body.opponent == "random":
+        mode = Game.Mode.RANDOM
+    else:
+        mode = Game.Mode.FRIEND
+        opponent = get_user_model().objects.filter(username__iexact=body.opponent, is_active=True).first()
+        if opponent is None:
+            raise ApiError("unknown_opponent")
+        if opponent.pk == user.pk:
+            raise ApiError("bad_opponent")
+    game = services.start_game(
+        creator=user, mode=mode, language=body.language, opponent=opponent, level=level, public=body.public
+    )
+    return Status(201, representation.full(representation.load(game.pk), user))
+
+
+@router.get("/{int:game_id}", response={200: GameOut, **REFUSALS}, throttle=LOOKUP, summary="A game")
+def get_game(request: HttpRequest, game_id: int) -> Any:
+    """The game as you may see it: your own rack only (none if you are watching)."""
+    return representation.full(visible(request, game_id), request.user)
+
+
+@router.post("/{int:game_id}/play", response={200: GameOut, **REFUSALS}, throttle=WRITE, summary="Play tiles")
+def play(request: HttpRequest, game_id: int, body: PlayIn) -> Any:
+    """Put tiles on the board: ``[[row, col, letter], ...]`` (rows and columns from 0,
+    a lowercase letter for a blank). An illegal play is refused with the engine's code."""
+    return act(request, game_id, Play.of(placements(body.tiles)), body)
+
+
+@router.post(
+    "/{int:game_id}/exchange", response={200: GameOut, **REFUSALS}, throttle=WRITE, summary="Swap tiles"
+)
+def exchange(request: HttpRequest, game_id: int, body: ExchangeIn) -> Any:
+    return act(request, game_id, Exchange.of(exchanged(body.tiles)), body)
+
+
+@router.post("/{int:game_id}/pass", response={200: GameOut, **REFUSALS}, throttle=WRITE, summary="Pass")
+def pass_turn(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
+    return act(request, game_id, Pass(), body)
+
+
+@router.post("/{int:game_id}/resign", response={200: GameOut, **REFUSALS}, throttle=WRITE, summary="Resign")
+def resign(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
+    return act(request, game_id, Resign(), body)
+
+
+@router.post(
+    "/{int:game_id}/accept",
+    response={200: GameOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Accept an invitation",
+)
+def accept(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
+    return act(request, game_id, Accept(), body)
+
+
+@router.post(
+    "/{int:game_id}/decline",
+    response={200: GameOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Decline an invitation, or withdraw yours or your seek",
+)
+def decline(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
+    return act(request, game_id, Decline(), body)
+
+
+@router.post(
+    "/{int:game_id}/preview",
+    response={200: PreviewOut, **REFUSALS},
+    throttle=LOOKUP,
+    summary="Check and score a play",
+)
+def preview(request: HttpRequest, game_id: int, body: PreviewIn) -> Any:
+    """Check and score tiles for your rack on the current board, changing nothing (the
+    pages' free preview). A play the rules refuse answers ``valid: false`` with the
+    engine's code."""
+    game = visible(request, game_id)
+    try:
+        evaluation = game.preview(request.user, placements(body.tiles))
+    except engine.IllegalMove as exc:
+        return {
+            "valid": False,
+            "score": 0,
+            "bingo": False,
+            "words": [],
+            "error": exc.code,
+            "message": error_message(exc.code, words=exc.words),
+        }
+    return {
+        "valid": True,
+        "score": evaluation.score,
+        "bingo": evaluation.bingo,
+        "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
+        "error": None,
+        "message": None,
+    }
+
+
+@router.get(
+    "/{int:game_id}/gcg",
+    response={200: str, **REFUSALS},
+    throttle=LOOKUP,
+    summary="The game record (GCG), once the game is over",
+    openapi_extra={"responses": {200: {"content": {"text/plain": {"schema": {"type": "string"}}}}}},
+)
+def gcg(request: HttpRequest, game_id: int) -> Any:
+    game = visible(request, game_id)
+    # The record holds every rack: nobody gets it while the game is on (as on the page).
+    if not game.is_over:
+        raise ApiError("not_finished")
+    response = HttpResponse(gcg_text(game), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="wordgame-{game.pk}.gcg"'
+    return response

@@ -1,0 +1,178 @@
+"""What the API reads and writes, as typed schemas (they make the OpenAPI document).
+
+Request bodies are strict: integers must be JSON integers (not "7", 7.0 or true),
+strings must be strings, and unknown keys are refused, so a typo is a 400 that names
+the field rather than a silently ignored option. No string may hold a NUL character or
+a lone surrogate (neither can be stored in PostgreSQL).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from ninja import Schema
+from pydantic import AfterValidator, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+
+def storable(text: str) -> str:
+    if "\x00" in text:
+        raise ValueError("NUL characters are not allowed")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("the text is not valid Unicode (a lone surrogate)") from None
+    return text
+
+
+Text = Annotated[StrictStr, AfterValidator(storable)]
+Coordinate = StrictInt
+Letter = Annotated[StrictStr, Field(min_length=1, max_length=4), AfterValidator(storable)]
+#: A tile put on the board: [row, col, letter]; rows and columns from 0, a lowercase
+#: letter for a blank standing for that letter (the form of ``python -m engine score``).
+TilePlacement = tuple[Coordinate, Coordinate, Letter]
+
+
+class Body(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TokenIn(Body):
+    username: Annotated[Text, Field(min_length=1, max_length=150)]
+    password: Annotated[Text, Field(min_length=1, max_length=4096)]
+    name: Annotated[Text, Field(max_length=100)] = Field(
+        default="", description="A name to tell the token apart on /accounts/tokens/."
+    )
+
+
+class TokenOut(Schema):
+    token: str = Field(description="The personal token. Shown once: it is stored hashed.")
+    name: str
+
+
+class ActionIn(Body):
+    version: Annotated[StrictInt, Field(ge=0)] = Field(
+        description="The game's version as the client last saw it (GET /games/ID)."
+    )
+    action_id: Annotated[Text, Field(max_length=64)] = Field(
+        default="",
+        description="The client's id for this action: a retry with the same id is applied once.",
+    )
+
+
+class PlayIn(ActionIn):
+    tiles: Annotated[list[TilePlacement], Field(max_length=30)]
+
+
+class ExchangeIn(ActionIn):
+    tiles: Annotated[Text, Field(max_length=16)] = Field(
+        description='The rack tiles to swap, e.g. "AEI" ("?" for a blank).'
+    )
+
+
+class PreviewIn(Body):
+    tiles: Annotated[list[TilePlacement], Field(max_length=30)]
+
+
+class NewGameIn(Body):
+    opponent: Annotated[Text, Field(min_length=1, max_length=150)] = Field(
+        description='"computer", "random", or the username of the player to invite.'
+    )
+    language: Annotated[Text, Field(max_length=8)] = Field(
+        description="A game language: en, en-GB, es, it, pt-BR, de, fr."
+    )
+    level: Literal["easy", "medium", "hard"] | None = Field(
+        default=None, description='The computer\'s level (with opponent "computer").'
+    )
+    public: StrictBool = Field(default=True, description="Whether other players may watch the game.")
+
+
+class PlayerOut(Schema):
+    seat: int
+    name: str = Field(description='The username, or "computer:LEVEL" for the computer.')
+    username: str | None
+    computer_level: str | None
+
+
+class WordScoreOut(Schema):
+    word: str
+    score: int
+
+
+class MoveOut(Schema):
+    number: int
+    player: str
+    kind: str = Field(description="play, exchange, pass, resign or timeout")
+    tiles: list[tuple[int, int, str]] = Field(description="[row, col, letter] of a play; lowercase: a blank.")
+    words: list[WordScoreOut]
+    score: int
+    total: int
+    bingo: bool
+    exchanged: int = Field(description="How many tiles an exchange swapped (which ones stays private).")
+
+
+class GameSummaryOut(Schema):
+    id: int
+    language: str
+    mode: str
+    status: str = Field(description="invited, open, active, finished or declined")
+    public: bool
+    created_by: str
+    players: list[PlayerOut]
+    your_turn: bool
+    to_move: str | None
+    version: int
+    scores: dict[str, int]
+    allowed: list[str] = Field(description="The actions the caller may take now.")
+    updated_at: datetime
+
+
+class GameOut(GameSummaryOut):
+    your_seat: int | None
+    board: list[str] = Field(
+        description='15 rows of 15 characters: "." empty, a letter, lowercase for a blank.'
+    )
+    rack: str | None = Field(description='The caller\'s own rack ("?" a blank); null for a spectator.')
+    bag: int = Field(description="Tiles left in the bag.")
+    moves: list[MoveOut]
+    deadline: datetime | None
+    end_reason: str | None
+    winner: str | None
+
+
+class PreviewOut(Schema):
+    valid: bool
+    score: int
+    bingo: bool
+    words: list[WordScoreOut]
+    error: str | None = Field(description="The engine's code when the play is not valid.")
+    message: str | None
+
+
+class AccountOut(Schema):
+    username: str
+    active_games: int
+    max_active_games: int
+
+
+class MeaningOut(Schema):
+    base: str
+    part_of_speech: str
+    glosses: list[str]
+
+
+class WordOut(Schema):
+    word: str
+    language: str
+    normalized: str | None = Field(description="The word as the game spells it, or null when it cannot be.")
+    valid: bool | None = Field(
+        description="Whether the word is playable; null when the word list is not installed."
+    )
+    value: int | None = Field(description="The sum of its tile values.")
+    meanings: list[MeaningOut]
+    definitions_available: bool
+
+
+class ErrorOut(Schema):
+    error: str
+    message: str

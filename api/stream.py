@@ -1,0 +1,160 @@
+"""``GET /api/v1/stream/events``: the caller's game events as newline-delimited JSON.
+
+One line per event, ``{"type": ..., "game": <game summary>}``:
+
+- ``invitation``: another player invited you (accept or decline it);
+- ``game_started``: one of your games is on (an accepted invitation, a matched seek, a
+  new game against the computer);
+- ``your_turn``: it is your move (once per version of the game);
+- ``game_over``: one of your games ended.
+
+On connecting, the stream first says where things stand (``game_started`` for each of
+your games in progress, ``your_turn`` where you are to move, ``invitation`` for each
+one waiting for your answer), so a bot that reconnects misses nothing. A quiet stream
+sends an empty line every ``API_STREAM_KEEPALIVE_SECONDS``.
+
+No polling: the stream joins the caller's ``lobby-<id>`` group on the channel layer
+(``games.realtime``), which every committed change of their games is sent to (and
+every new invitation), and re-reads only the game that changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from channels.layers import BaseChannelLayer, get_channel_layer
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import close_old_connections
+from django.http import HttpRequest, StreamingHttpResponse
+from ninja import Router
+
+from api import representation
+from api.ratelimit import LOOKUP
+from games import realtime
+from games.models import Game
+
+router = Router(tags=["stream"])
+
+LIVE = (Game.Status.INVITED, Game.Status.OPEN, Game.Status.ACTIVE)
+
+
+@dataclass(frozen=True)
+class Seen:
+    status: str
+    your_turn: bool
+    version: int
+
+
+class EventTracker:
+    """What the stream has told one user so far, and the events a fresh look at a game
+    adds to it. Synchronous (database reads); the stream calls it from a thread."""
+
+    def __init__(self, user: Any) -> None:
+        self.user = user
+        self.seen: dict[int, Seen] = {}
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        """Events for where things stand now."""
+        games = representation.my_games(self.user).filter(status__in=LIVE).order_by("updated_at", "pk")
+        return [event for game in games for event in self.look(game)]
+
+    def refresh(self, game_id: int | None) -> list[dict[str, Any]]:
+        """Events after a change of ``game_id`` (None: of any game, e.g. a new invitation)."""
+        mine = representation.my_games(self.user)
+        games = mine.filter(pk=game_id) if game_id is not None else mine.filter(status__in=LIVE)
+        return [event for game in games.order_by("updated_at", "pk") for event in self.look(game)]
+
+    def look(self, game: Game) -> list[dict[str, Any]]:
+        game_summary = representation.summary(game, self.user)
+        now = Seen(game.status, game_summary["your_turn"], game.version)
+        before = self.seen.get(game.pk)
+        self.seen[game.pk] = now
+        kinds = []
+        if now.status == Game.Status.INVITED and before is None and game.created_by_id != self.user.pk:
+            kinds.append("invitation")
+        if now.status == Game.Status.ACTIVE and (before is None or before.status != Game.Status.ACTIVE):
+            kinds.append("game_started")
+        if now.your_turn and (before is None or not before.your_turn or before.version != now.version):
+            kinds.append("your_turn")
+        if now.status == Game.Status.FINISHED and (before is None or before.status != Game.Status.FINISHED):
+            kinds.append("game_over")
+        return [{"type": kind, "game": game_summary} for kind in kinds]
+
+
+def line(event: dict[str, Any]) -> str:
+    return json.dumps(event, cls=DjangoJSONEncoder, ensure_ascii=False) + "\n"
+
+
+def _in_thread(fn: Any) -> Any:
+    """``fn`` run in the thread that holds the database connection, which is then
+    released if stale (a stream lives long: it must not keep a broken one)."""
+
+    def run(*args: Any) -> Any:
+        try:
+            return fn(*args)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(run)
+
+
+async def event_lines(user: Any, layer: BaseChannelLayer, keepalive: float) -> AsyncIterator[str]:
+    channel = await layer.new_channel()
+    group = realtime.lobby_group(user.pk)
+    # Join first, then look: a change between the two is seen twice, never missed.
+    await layer.group_add(group, channel)
+    tracker = EventTracker(user)
+    receiving: asyncio.Future[dict[str, Any]] | None = None
+    try:
+        for event in await _in_thread(tracker.snapshot)():
+            yield line(event)
+        while True:
+            if receiving is None:
+                receiving = asyncio.ensure_future(layer.receive(channel))
+            done, _pending = await asyncio.wait({receiving}, timeout=keepalive)
+            if not done:
+                yield "\n"
+                continue
+            message = receiving.result()
+            receiving = None
+            game_id = message.get("game_id")
+            for event in await _in_thread(tracker.refresh)(game_id if isinstance(game_id, int) else None):
+                yield line(event)
+    finally:
+        if receiving is not None:
+            receiving.cancel()
+        await layer.group_discard(group, channel)
+
+
+@router.get(
+    "/events",
+    throttle=LOOKUP,
+    summary="Events of my games (NDJSON)",
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "One JSON object per line: invitation, game_started, your_turn, game_over.",
+                "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            }
+        }
+    },
+)
+async def events(request: HttpRequest) -> StreamingHttpResponse:
+    """Your games' events, one JSON object per line, for as long as you stay connected."""
+    layer = get_channel_layer()
+    assert layer is not None, "CHANNEL_LAYERS is always configured (wordgame/settings.py)"
+    token: Any = request.auth  # type: ignore[attr-defined]
+    response = StreamingHttpResponse(
+        event_lines(token.user, layer, float(settings.API_STREAM_KEEPALIVE_SECONDS)),
+        content_type="application/x-ndjson",
+    )
+    response["Cache-Control"] = "no-cache"
+    # nginx would otherwise buffer the stream and deliver events late.
+    response["X-Accel-Buffering"] = "no"
+    return response
