@@ -69,7 +69,9 @@ def test_word_look_up(api_as: Any, ana: Any) -> None:
     assert api.get("/words/en/qzxv").json()["valid"] is False
     french = api.get("/words/fr/%C3%A9t%C3%A9").json()
     assert (french["word"], french["normalized"], french["valid"]) == ("été", "ETE", True)
-    assert (french["meanings"], french["definitions_available"]) == ([], False)
+    # French has English translations now (FreeDict).
+    assert french["definitions_available"] is True
+    assert french["meanings"][0]["glosses"] == ["summer"]
     spanish = api.get("/words/es/ni%C3%B1o").json()
     assert spanish["normalized"] == "NIÑO"
     assert api.get("/words/en/ni%C3%B1o").json()["normalized"] == "NINO"

@@ -45,7 +45,7 @@ def test_game_as_a_player_sees_it(api_as: Any, ana: Any, game_ana_ben: Game) -> 
     assert game["scores"] == {"ana": 0, "ben": 0}
     assert game["bag"] == 104 - 14
     assert game["moves"] == []
-    assert game["allowed"] == ["exchange", "pass", "play", "resign"]
+    assert game["allowed"] == ["buy_extra", "exchange", "pass", "play", "resign"]
 
 
 def test_play_goes_through_the_game_and_answers_the_new_position(
