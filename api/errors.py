@@ -54,6 +54,9 @@ STATUS: dict[str, int] = {
     "declined": 409,
     "not_due": 409,
     "already_dealt": 409,
+    "extra_not_now": 409,
+    "already_bought": 409,
+    "bad_extra": 404,
     # 429: too many.
     "rate_limited": 429,
     "too_many_attempts": 429,

@@ -24,19 +24,25 @@ from api.schemas import (
     ActionIn,
     ErrorOut,
     ExchangeIn,
+    ExtraIn,
     GameOut,
     GameSummaryOut,
+    HindsightOut,
     NewGameIn,
     PlayIn,
     PreviewIn,
     PreviewOut,
+    StrengthOut,
+    TileBagOut,
     TilePlacement,
+    WordStrengthOut,
 )
-from games import services
+from games import extras, services
 from games.actions import Accept, Action, Decline, Exchange, Pass, Play, Resign
 from games.messages import error_message
 from games.models import Game
 from games.records import gcg_text
+from games.rendering import hindsight_item
 
 router = Router(tags=["games"])
 
@@ -132,7 +138,13 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
         if opponent.pk == user.pk:
             raise ApiError("bad_opponent")
     game = services.start_game(
-        creator=user, mode=mode, language=body.language, opponent=opponent, level=level, public=body.public
+        creator=user,
+        mode=mode,
+        language=body.language,
+        opponent=opponent,
+        level=level,
+        public=body.public,
+        rated=body.rated and mode != Game.Mode.COMPUTER,
     )
     return Status(201, representation.full(representation.load(game.pk), user))
 
@@ -234,3 +246,87 @@ def gcg(request: HttpRequest, game_id: int) -> Any:
     response = HttpResponse(gcg_text(game), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="wordgame-{game.pk}.gcg"'
     return response
+
+
+# ----- paid extras ---------------------------------------------------------------------
+
+
+def buy(request: HttpRequest, game_id: int, extra: str, body: ExtraIn) -> tuple[Game, Any]:
+    """Buy ``extra`` for its period, or find the purchase already made in it (free)."""
+    game = visible(request, game_id)
+    version = game.version if body.version is None else body.version
+    purchase = services.buy_extra(
+        game=game, user=request.user, extra=extra, version=version, action_id=body.action_id or ""
+    )
+    return representation.load(game.pk), purchase
+
+
+def coins_of(request: HttpRequest) -> int:
+    user: Any = request.user
+    user.refresh_from_db(fields=["coins"])
+    return int(user.coins)
+
+
+@router.post(
+    "/{int:game_id}/extras/tile-bag",
+    response={200: TileBagOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Tile bag",
+)
+def tile_bag(request: HttpRequest, game_id: int, body: ExtraIn) -> Any:
+    """On your turn: the tiles you have not seen (bag and opponent's rack together, never
+    which is where) and how many are in the bag. Bought once per turn."""
+    game, _purchase = buy(request, game_id, extras.TILE_BAG, body)
+    seat = game.seat_of(request.user)
+    assert seat is not None, "only a seated player could buy it"
+    bag = extras.tile_bag(game.state_obj(), seat)
+    return {"unseen": dict(bag.unseen), "in_bag": bag.in_bag, "coins": coins_of(request)}
+
+
+@router.post(
+    "/{int:game_id}/extras/hindsight",
+    response={200: HindsightOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Hindsight",
+)
+def hindsight(request: HttpRequest, game_id: int, body: ExtraIn) -> Any:
+    """After your move, until your next one: the highest-scoring play that rack allowed."""
+    game, purchase = buy(request, game_id, extras.HINDSIGHT, body)
+    moves = list(game.moves.all())
+    item = hindsight_item(game, moves, purchase.period, game.state_obj())
+    best = item["best"]
+    return {
+        "turn": purchase.period,
+        "best_score": best["score"] if best else 0,
+        "best": {"tiles": best["tiles"], "words": best["words"]} if best else None,
+        "played_score": item["played"]["score"],
+        "coins": coins_of(request),
+    }
+
+
+@router.post(
+    "/{int:game_id}/extras/word-strength",
+    response={200: WordStrengthOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Word strength",
+)
+def word_strength(request: HttpRequest, game_id: int, body: ExtraIn) -> Any:
+    """On your turn: opens ``POST /games/ID/strength`` for this turn."""
+    _game, purchase = buy(request, game_id, extras.WORD_STRENGTH, body)
+    return {"turn": purchase.period, "bought": True, "coins": coins_of(request)}
+
+
+@router.post(
+    "/{int:game_id}/strength",
+    response={200: StrengthOut, **REFUSALS},
+    throttle=LOOKUP,
+    summary="Strength of a play",
+)
+def strength(request: HttpRequest, game_id: int, body: PreviewIn) -> Any:
+    """How a tentative play ranks among every legal play now (word strength bought for
+    this turn): rank, of, share of the best score, the best score; never the best play."""
+    game = visible(request, game_id)
+    _evaluation, found = services.preview(game=game, user=request.user, placements=placements(body.tiles))
+    if found is None:
+        raise ApiError("strength_not_bought")
+    return {"rank": found.rank, "of": found.of, "share": found.share, "best_score": found.best_score}

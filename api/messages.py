@@ -22,6 +22,7 @@ API_MESSAGES: dict[str, Promise] = {
     "unknown_language": _("There is no game language with that code."),
     "bad_word": _("Send a word of at most 64 characters."),
     "too_many_tokens": _("You already have %(limit)s tokens. Revoke one before creating another."),
+    "strength_not_bought": _("Buy word strength for this turn first (POST /games/ID/extras/word-strength)."),
     "server_error": _("Something went wrong on our side. Please try again later."),
 }
 

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Q
 
 import engine
-from games.models import Game, Move, Seat
+from games.models import ExtraPurchase, Game, Move, Seat
 
 
 def player_name(seat: Seat) -> str:
@@ -119,4 +119,8 @@ def full(game: Game, user: Any) -> dict[str, Any]:
         "deadline": game.turn_deadline if game.status == Game.Status.ACTIVE else None,
         "end_reason": game.end_reason or None,
         "winner": names.get(game.winner_seat) if finished and game.winner_seat is not None else None,
+        "aids": [
+            {"player": names.get(p.seat, ""), "turn": p.period, "extra": p.extra}
+            for p in ExtraPurchase.objects.filter(game=game).order_by("period", "pk")
+        ],
     }

@@ -60,6 +60,14 @@ class ActionIn(Body):
     )
 
 
+class ExtraIn(Body):
+    version: Annotated[StrictInt, Field(ge=0)] | None = Field(
+        default=None,
+        description="The game's version as the client last saw it; may be left out (a purchase is once per period).",
+    )
+    action_id: Annotated[Text, Field(max_length=64)] = Field(default="", description="As for the actions.")
+
+
 class PlayIn(ActionIn):
     tiles: Annotated[list[TilePlacement], Field(max_length=30)]
 
@@ -85,6 +93,10 @@ class NewGameIn(Body):
         default=None, description='The computer\'s level (with opponent "computer").'
     )
     public: StrictBool = Field(default=True, description="Whether other players may watch the game.")
+    rated: StrictBool = Field(
+        default=False,
+        description="A rated game (ratings change when it ends; no paid extras). Never against the computer.",
+    )
 
 
 class PlayerOut(Schema):
@@ -127,6 +139,12 @@ class GameSummaryOut(Schema):
     updated_at: datetime
 
 
+class AidOut(Schema):
+    player: str
+    turn: int = Field(description="The move the aid was for.")
+    extra: str = Field(description="tile_bag, hindsight or word_strength")
+
+
 class GameOut(GameSummaryOut):
     your_seat: int | None
     board: list[str] = Field(
@@ -138,6 +156,9 @@ class GameOut(GameSummaryOut):
     deadline: datetime | None
     end_reason: str | None
     winner: str | None
+    aids: list[AidOut] = Field(
+        description="Every paid aid bought in this game, by either player (fair play)."
+    )
 
 
 class PreviewOut(Schema):
@@ -149,10 +170,55 @@ class PreviewOut(Schema):
     message: str | None
 
 
+class RatingOut(Schema):
+    rating: float
+    deviation: float
+
+
 class AccountOut(Schema):
     username: str
+    coins: int
+    ratings: dict[str, RatingOut] = Field(description="Per game language the player has rated games in.")
     active_games: int
     max_active_games: int
+
+
+class TileBagOut(Schema):
+    unseen: dict[str, int] = Field(
+        description="Tiles not seen (bag and opponent's rack together); '?' a blank."
+    )
+    in_bag: int
+    coins: int
+
+
+class BestPlayOut(Schema):
+    tiles: list[tuple[int, int, str]]
+    words: list[str]
+
+
+class HindsightOut(Schema):
+    turn: int
+    best_score: int
+    best: BestPlayOut | None
+    played_score: int
+    coins: int
+
+
+class WordStrengthOut(Schema):
+    turn: int
+    bought: bool
+    coins: int
+
+
+class StrengthOut(Schema):
+    rank: int = Field(description="1 + the legal plays scoring more (equal scores share a rank).")
+    of: int
+    share: int = Field(description="The play's score as a percentage of the best score.")
+    best_score: int
+
+
+class PendingOut(Schema):
+    status: str
 
 
 class MeaningOut(Schema):

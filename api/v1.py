@@ -232,8 +232,11 @@ def token(request: HttpRequest, body: TokenIn) -> Any:
 )
 def account(request: HttpRequest) -> Any:
     user: Any = request.user
+    user.refresh_from_db(fields=["coins"])
     return {
         "username": user.username,
+        "coins": user.coins,
+        "ratings": {r.language: {"rating": r.rating, "deviation": r.deviation} for r in user.ratings.all()},
         "active_games": Game.objects.active_for(user).count(),
         "max_active_games": settings.MAX_ACTIVE_GAMES,
     }

@@ -3,8 +3,8 @@ point that hands it out (the API's ``/gcg``; the page's download can call it too
 
 from __future__ import annotations
 
-from engine.gcg import GameRecord, export_gcg
-from games.models import Game
+from engine.gcg import GameRecord, export_gcg, nicknames
+from games.models import ExtraPurchase, Game
 
 
 def gcg_text(game: Game) -> str:
@@ -17,4 +17,14 @@ def gcg_text(game: Game) -> str:
         moves=tuple(m.record_obj() for m in game.moves.all()),
         layout=game.state.get("layout", "wwf"),
     )
-    return export_gcg(record)
+    return export_gcg(record) + aid_notes(game)
+
+
+def aid_notes(game: Game) -> str:
+    """Fair play in the record: one ``#note Wordgame-Aid: <nickname> <move> <extra>`` line
+    per paid aid bought, after the moves (a ``#note`` may stand anywhere in a GCG file)."""
+    nicks = nicknames([s.display_name for s in game.seat_list()])
+    return "".join(
+        f"#note Wordgame-Aid: {nicks[p.seat]} {p.period} {p.extra}\n"
+        for p in ExtraPurchase.objects.filter(game=game).order_by("period", "pk")
+    )

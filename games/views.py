@@ -18,13 +18,12 @@ from django_htmx.http import HttpResponseClientRedirect
 import engine
 from dictionaries.definitions import meanings
 from dictionaries.models import language_name
-from engine.gcg import GameRecord, export_gcg
-from engine.gcg import nicknames as gcg_nicknames
 from games import rendering, services, study
 from games.actions import Accept, Action, BuyExtra, Decline, Pass, Resign
 from games.forms import MAX_TILES_LENGTH, ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm, TilesForm
 from games.messages import error_message
-from games.models import ExtraPurchase, Game, GameError, GameMovedOn, StudyItem
+from games.models import Game, GameError, GameMovedOn, StudyItem
+from games.records import gcg_text
 
 if TYPE_CHECKING:
     from django_htmx.middleware import HtmxDetails
@@ -314,17 +313,6 @@ def chat(request: AuthedRequest, game: Game) -> HttpResponse:
     return HttpResponse(rendering.render_partials(["chat"], context, request=request))
 
 
-def aid_notes(game: Game) -> str:
-    """Fair play in the record: one ``#note Wordgame-Aid: <nickname> <move> <extra>`` line
-    per paid aid bought, after the moves (a ``#note`` may stand anywhere in a GCG file)."""
-    nicks = gcg_nicknames([s.display_name for s in game.seat_list()])
-    lines = [
-        f"#note Wordgame-Aid: {nicks[p.seat]} {p.period} {p.extra}\n"
-        for p in ExtraPurchase.objects.filter(game=game).order_by("period", "pk")
-    ]
-    return "".join(lines)
-
-
 @require_GET
 @login_required
 @game_view()
@@ -332,14 +320,7 @@ def gcg(request: AuthedRequest, game: Game) -> HttpResponse:
     # The record holds every rack: nobody gets it while the game is on.
     if not game.is_over:
         return HttpResponseForbidden(error_message("not_finished"))
-    seats = game.seat_list()
-    record = GameRecord(
-        language=game.language,
-        players=tuple(s.display_name for s in seats),
-        moves=tuple(m.record_obj() for m in game.moves.all()),
-        layout=game.state.get("layout", "wwf"),
-    )
-    response = HttpResponse(export_gcg(record) + aid_notes(game), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(gcg_text(game), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="wordgame-{game.pk}.gcg"'
     return response
 
