@@ -7,3 +7,11 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from games.models import register_after_commit
+        from tournaments.services import on_game_committed
+
+        # games never imports tournaments: it runs this after every committed change of
+        # a game, and a finished tournament game updates its tournament.
+        register_after_commit(on_game_committed)
