@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -300,7 +301,34 @@ def set_registration_rating(
         realtime.tournament_changed(locked.pk)
 
 
-# ----- memberships ---------------------------------------------------------------------
+# ----- organisers and memberships ------------------------------------------------------
+
+ORGANISERS_GROUP = "Organisers"
+#: What the "Organisers" group holds (its migration, 0002, grants the same).
+ORGANISER_PERMISSIONS = (
+    ("tournament", "view_tournament"),
+    ("tournament", "add_tournament"),
+    ("tournament", "change_tournament"),
+    ("registration", "view_registration"),
+    ("round", "view_round"),
+    ("pairing", "view_pairing"),
+    ("tournamentevent", "view_tournamentevent"),
+)
+
+
+def ensure_organisers_group() -> Group:
+    """The "Organisers" group with its permissions (the migration creates it; this puts
+    it back if it was deleted, for the demo and the simulations)."""
+    group, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    group.permissions.add(
+        *(
+            Permission.objects.get(
+                content_type__app_label="tournaments", content_type__model=model, codename=code
+            )
+            for model, code in ORGANISER_PERMISSIONS
+        )
+    )
+    return group
 
 
 @dataclass(frozen=True, slots=True)

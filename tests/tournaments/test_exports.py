@@ -60,14 +60,21 @@ def golden_tournament(organiser: Any) -> Tournament:
             number, rating = ratings[user.username]
             services.set_membership(user=user, body="naspa", number=number, rating=rating)
     tournament = make_tournament(
-        organiser, players, name="Golden club round robin", rounds=5, rating_body="naspa", starts_at=FIXED_START
+        organiser,
+        players,
+        name="Golden club round robin",
+        rounds=5,
+        rating_body="naspa",
+        starts_at=FIXED_START,
     )
     chosen: list[Level] = ["hard", "medium", "easy", "hard", "medium"]
     levels = {p.pk: level for p, level in zip(players, chosen, strict=True)}
-    for number in range(1, 6):
+    for round_number in range(1, 6):
         services.pair_round(tournament=tournament, by=organiser)
         services.start_round(tournament=tournament, by=organiser, seed=2024)
-        tables = Pairing.objects.filter(round__tournament=tournament, round__number=number).order_by("table")
+        tables = Pairing.objects.filter(round__tournament=tournament, round__number=round_number).order_by(
+            "table"
+        )
         for table in tables.exclude(game=None):
             assert table.game is not None
             play_out(table.game, levels)
@@ -104,7 +111,7 @@ def test_every_format_matches_its_golden_file(olga: Any, django_capture_on_commi
     assert report.errors == []
     assert report.warnings == ["Player 3 (dan) has no member number.", "Player 5 (eve) has no member number."]
     for name, filename in TEXT_FILES.items():
-        fmt, content, _ = exports.export(data, name)
+        _fmt, content, _ = exports.export(data, name)
         check_golden(filename, content.decode("utf-8"))
     _fmt, zipped, _ = exports.export(data, "gcg-zip")
     with zipfile.ZipFile(io.BytesIO(zipped)) as archive:
@@ -116,7 +123,7 @@ def test_every_format_matches_its_golden_file(olga: Any, django_capture_on_commi
     with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
         listing = "\n".join(archive.namelist()) + "\n"
         check_golden("bundle-contents.txt", listing)
-        for name, filename in TEXT_FILES.items():
+        for filename in TEXT_FILES.values():
             assert archive.read(filename).decode("utf-8") == (GOLDEN / filename).read_text(encoding="utf-8")
         for member in members:
             assert archive.read(f"games/{member}") == (GOLDEN / "gcg" / member).read_bytes()
@@ -216,7 +223,14 @@ def test_export_command_writes_text_to_stdout_and_zips_to_a_file(
     services.pair_round(tournament=tournament, by=olga)
     services.start_round(tournament=tournament, by=olga)
     services.override_result(
-        tournament=tournament, by=olga, round_number=1, table=1, override="scores", first_score=300, second_score=200, reason="r"
+        tournament=tournament,
+        by=olga,
+        round_number=1,
+        table=1,
+        override="scores",
+        first_score=300,
+        second_score=200,
+        reason="r",
     )
     out, err = io.StringIO(), io.StringIO()
     call_command("export_tournament", str(tournament.pk), "--format", "standings-csv", stdout=out, stderr=err)
@@ -227,7 +241,9 @@ def test_export_command_writes_text_to_stdout_and_zips_to_a_file(
     with pytest.raises(CommandError, match="--output"):
         call_command("export_tournament", str(tournament.pk), "--format", "bundle")
     target = tmp_path / "bundle.zip"
-    call_command("export_tournament", str(tournament.pk), "--format", "bundle", "--output", str(target), stderr=err)
+    call_command(
+        "export_tournament", str(tournament.pk), "--format", "bundle", "--output", str(target), stderr=err
+    )
     assert "a.t" in zipfile.ZipFile(target).namelist()
     with pytest.raises(CommandError, match="no tournament"):
         call_command("export_tournament", "999999", "--format", "json")
@@ -262,5 +278,7 @@ def test_admin_action_exports_one_tournament(olga: Any, client: Any) -> None:
     assert response.status_code == 200
     assert response["Content-Disposition"].endswith('.t"')
     second = make_tournament(olga, name="Another")
-    response = client.post(url, {"action": "export_tsh", "_selected_action": [tournament.pk, second.pk]}, follow=True)
+    response = client.post(
+        url, {"action": "export_tsh", "_selected_action": [tournament.pk, second.pk]}, follow=True
+    )
     assert "Choose exactly one tournament to export." in response.content.decode()
