@@ -453,3 +453,29 @@ def test_organisers_group_holds_the_tournament_permissions() -> None:
     assert {"add_tournament", "change_tournament", "view_tournament"} <= codenames
     assert not any(c.startswith("delete_") for c in codenames)
     assert Registration.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_start_paired_game_refuses_bad_input_and_creates_nothing() -> None:
+    from games.models import GameError
+    from games.services import start_paired_game
+
+    ana, ben = make_players("ana", "ben")
+    with pytest.raises(GameError) as refused:
+        start_paired_game(first=ana, second=ana, language="en", inactivity_days=3, dictionary_version=None)
+    assert refused.value.code == "bad_opponent"
+    with pytest.raises(GameError) as refused:
+        start_paired_game(first=ana, second=ben, language="xx", inactivity_days=3, dictionary_version=None)
+    assert refused.value.code == "bad_language"
+    assert not Game.objects.exists()
+    game = start_paired_game(
+        first=ben, second=ana, language="en", inactivity_days=2, dictionary_version=None, seed=5
+    )
+    assert (game.status, game.mode, game.seed, game.seat_user(0), game.version) == (
+        "active",
+        "friend",
+        5,
+        ben,
+        1,
+    )
+    assert game.actions.get().kind == "deal"
