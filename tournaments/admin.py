@@ -84,7 +84,11 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     search_fields = ("name", "created_by__username")
     list_select_related = ("created_by",)
     inlines = [RegistrationInline]
+    # Every change goes through the organiser's page, so it is logged: nothing to edit here.
     readonly_fields = (
+        "name",
+        "starts_at",
+        "rating_body",
         "language",
         "system",
         "rounds",

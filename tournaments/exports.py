@@ -36,6 +36,8 @@ from typing import IO, Any
 from django.utils.translation import gettext, gettext_lazy
 
 from engine.gcg import GameRecord, export_gcg
+from tournaments import services
+from tournaments.models import Pairing
 from tournaments.standings import (
     BYE,
     FORFEIT,
@@ -518,9 +520,6 @@ def collect(tournament: Any) -> ExportData:
     """Read ``tournament`` (a ``Tournament``) once into :class:`ExportData`: its
     numbered players with their member numbers and ratings, every table's outcome, and
     the record of every finished game (an unfinished one holds racks nobody may see)."""
-    from tournaments import services
-    from tournaments.models import Pairing
-
     registrations = list(tournament.registrations.filter(number__isnull=False).select_related("user"))
     info = services.rating_info(tournament, registrations)
     players = tuple(

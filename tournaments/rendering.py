@@ -18,7 +18,7 @@ from tournaments.standings import PENDING, Outcome
 
 #: What a page pushes over its WebSocket, each as an out-of-band swap by id.
 PARTIALS = {
-    "status": "tournaments/_status.html",
+    "tournament_status": "tournaments/_tournament_status.html",
     "standings": "tournaments/_standings.html",
     "pairings": "tournaments/_pairings.html",
     "log": "tournaments/_log.html",
