@@ -126,3 +126,9 @@ def test_organiser_runs_a_round_robin_to_the_end_and_downloads_the_bundle(open_p
 
     finished = in_thread(lambda: Tournament.objects.get(pk=tournament.pk).status)
     assert finished == Tournament.Status.FINISHED
+
+    # On a phone the page fits the width: nothing scrolls sideways.
+    phone = open_page(olga, path, viewport={"width": 390, "height": 844})
+    expect(phone.locator("#standings tbody tr")).to_have_count(3)
+    shot(phone, "tournament-organiser-phone")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
