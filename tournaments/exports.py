@@ -516,10 +516,11 @@ def file_stem(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
 
 
-def collect(tournament: Any) -> ExportData:
+def collect(tournament: Any, *, with_games: bool = True) -> ExportData:
     """Read ``tournament`` (a ``Tournament``) once into :class:`ExportData`: its
     numbered players with their member numbers and ratings, every table's outcome, and
-    the record of every finished game (an unfinished one holds racks nobody may see)."""
+    (``with_games``) the record of every finished game (an unfinished one holds racks
+    nobody may see). The pre-flight alone needs no game records."""
     registrations = list(tournament.registrations.filter(number__isnull=False).select_related("user"))
     info = services.rating_info(tournament, registrations)
     players = tuple(
@@ -539,6 +540,8 @@ def collect(tournament: Any) -> ExportData:
         .select_related("round", "game")
         .prefetch_related("game__seats__user", "game__moves")
     )
+    if not with_games:
+        rows = rows.none()
     for p in rows:
         game = p.game
         assert game is not None

@@ -202,7 +202,9 @@ def organiser_extras(tournament: Tournament) -> dict[str, Any]:
         "pairing_form": PairingOverrideForm(),
         "result_form": ResultOverrideForm(initial={"round": tournament.current_round or 1}),
         "formats": list(exports.FORMATS.values()),
-        "preflight": exports.preflight(exports.collect(tournament)) if tournament.current_round else None,
+        "preflight": exports.preflight(exports.collect(tournament, with_games=False))
+        if tournament.current_round
+        else None,
     }
 
 
