@@ -9,6 +9,7 @@ changes in the admin, nothing else). A production site must not have them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -105,3 +106,17 @@ def create_demo_moderator() -> list[str]:
     user.save(update_fields=["is_staff"])
     user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
     return [f"demo moderator {DEMO_MODERATOR} (password {DEMO_PASSWORD}), in the {MODERATORS_GROUP} group"]
+
+
+_demo_loaders: list[Callable[[], list[str]]] = []
+
+
+def register_demo_loader(loader: Callable[[], list[str]]) -> None:
+    """Add demo data of an app that depends on games (a finished tournament):
+    ``setup_site --demo`` runs it after the games' own; games never imports that app."""
+    if loader not in _demo_loaders:
+        _demo_loaders.append(loader)
+
+
+def demo_loaders() -> list[Callable[[], list[str]]]:
+    return list(_demo_loaders)

@@ -82,6 +82,48 @@ def start_game(
     return game
 
 
+def start_paired_game(
+    *,
+    first: Any,
+    second: Any,
+    language: str,
+    inactivity_days: int,
+    dictionary_version: int | None,
+    seed: int | None = None,
+    rated: bool = False,
+) -> Game:
+    """Start a game between two players someone else paired (a tournament round): no
+    invitation to accept and no active-games limit, since neither player asked for it.
+    ``first`` moves first. The game is pinned to ``dictionary_version`` (None: the live
+    dictionary) and gives each turn ``inactivity_days``. ``seed`` makes the deal
+    reproducible (simulations); by default it is random. ``rated`` games change the site
+    ratings. Paid extras are always off and vacations do not pause the clock (an event
+    runs to its organiser's schedule). Dealt and started through the
+    game's one transition path (``Deal`` by ``SYSTEM``), in one transaction; both
+    players' lobbies are told on commit. Raises ``GameError`` (``bad_language``,
+    ``bad_opponent``)."""
+    if language not in engine.LANGUAGES:
+        raise GameError("bad_language")
+    if first.pk == second.pk:
+        raise GameError("bad_opponent")
+    with transaction.atomic():
+        game = Game.objects.create(
+            language=language,
+            mode=Game.Mode.FRIEND,
+            status=Game.Status.INVITED,
+            created_by=first,
+            seed=secrets.randbits(63) if seed is None else seed,
+            inactivity_days=inactivity_days,
+            dictionary_version=dictionary_version,
+            rated=rated,
+            extras_allowed=False,
+            vacation_pauses=False,
+        )
+        _deal(game, [first, second], first=0, start=True)
+        realtime.lobby_changed([first.pk, second.pk])
+    return game
+
+
 def _new_game(
     creator: Any,
     mode: str,

@@ -238,6 +238,11 @@ MAX_ACTIVE_GAMES = env_int("MAX_ACTIVE_GAMES", 40)
 INACTIVITY_DAYS_RANDOM = env_int("INACTIVITY_DAYS_RANDOM", 5)
 INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
 
+# Tournaments: the spread a bye and a forfeit count for (as TSH records them), the
+# defaults for a new tournament, which keeps its own.
+TOURNAMENT_BYE_SPREAD = env_int("TOURNAMENT_BYE_SPREAD", 50)
+TOURNAMENT_FORFEIT_SPREAD = env_int("TOURNAMENT_FORFEIT_SPREAD", 50)
+
 # Background work (games/tasks.py): Django's task framework, tasks stored in the database
 # and run by `manage.py db_worker` (as many workers, on as many machines, as needed).
 # TASKS_BACKEND=immediate runs each task at once in the process that enqueues it (tests).

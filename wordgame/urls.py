@@ -23,6 +23,7 @@ urlpatterns = [
     path("words/", include("dictionaries.urls")),
     # Django's switcher, wrapped so that a signed-in player's choice is stored on them.
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),
+    path("tournaments/", include("tournaments.urls")),
     path("admin/", admin.site.urls),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's, for one).
     # Lazy: a hashed static file's name is known only once the site runs.

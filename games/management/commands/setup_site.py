@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from dictionaries.services import ensure_dictionaries
-from games.demo import create_demo_data
+from games.demo import create_demo_data, demo_loaders
 from games.tasks import ensure_sweep
 
 
@@ -36,6 +36,9 @@ class Command(BaseCommand):
         if options["demo"]:
             for line in create_demo_data():
                 self.stdout.write(line)
+            for loader in demo_loaders():
+                for line in loader():
+                    self.stdout.write(line)
         if ensure_sweep():
             self.stdout.write(
                 "the sweep task is queued (lapsed deadlines, reminders, waiting computer turns)"

@@ -1,0 +1,33 @@
+"""``/ws/tournaments/<id>/``: the tournament page kept live (STYLE.md 3.7): join the
+group, send a snapshot, re-render the standings, pairings and log on every change. No
+writes; the only message a client may send is ``resync`` (``ViewerConsumer``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.consumers import ViewerConsumer
+from tournaments import realtime, rendering
+from tournaments.models import Tournament
+
+
+class TournamentConsumer(ViewerConsumer):
+    tournament_id: int
+
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        # Standings and pairings are public, like the page itself.
+        if not await Tournament.objects.filter(pk=self.tournament_id).aexists():
+            await self.close()
+            return
+        self.group = realtime.tournament_group(self.tournament_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.push()
+
+    async def tournament_changed(self, event: dict[str, Any]) -> None:
+        await self.push()
+
+    async def push(self) -> None:
+        html = await self.render(rendering.fragments_for, self.tournament_id, self.scope.get("user"))
+        await self.send(text_data=html)

@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+
+from tournaments import consumers
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/tournaments/<int:tournament_id>/", consumers.TournamentConsumer.as_asgi()),
+]

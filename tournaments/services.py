@@ -1,0 +1,773 @@
+"""Every change to a tournament, one function each (STYLE.md 3.4).
+
+Each function locks the tournament row (``select_for_update``; SQLite's IMMEDIATE
+transactions serialise writers), checks who may do it and whether it can be done now,
+appends one ``TournamentEvent`` (who, what, why), updates the rows it made
+(registrations, rounds, tables), and tells the tournament's page after the commit. A
+refusal raises ``TournamentError`` with nothing changed. Games are created through
+``games.services.start_paired_game``; ``games`` tells us that one finished through the
+after-commit hook registered in ``TournamentsConfig.ready`` (:func:`on_game_committed`).
+
+Lock order: the tournament row first, then the game rows its round creates.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import Group, Permission
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+import engine
+from dictionaries.lexicons import current_version
+from games.models import Game, Transition
+from games.services import start_paired_game
+from tournaments import pairing, realtime
+from tournaments.models import (
+    Pairing,
+    PlayerMembership,
+    RatingBody,
+    Registration,
+    Round,
+    Tournament,
+    TournamentEvent,
+)
+from tournaments.replay import Snapshot, replay
+from tournaments.standings import GameFacts, Outcome, Rules, Standing, standings, table_outcome
+
+logger = logging.getLogger(__name__)
+Kind = TournamentEvent.Kind
+
+
+class TournamentError(Exception):
+    """A refused tournament action; ``code`` keys ``tournaments.messages``."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+# ----- helpers -------------------------------------------------------------------------
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    return locked
+
+
+def _log(
+    tournament: Tournament, kind: str, *, actor: Any, data: dict[str, Any], reason: str = ""
+) -> TournamentEvent:
+    """Append an event (call with the tournament row locked: the sequence is max + 1)."""
+    last = tournament.events.aggregate(last=Max("sequence"))["last"] or 0
+    return TournamentEvent.objects.create(
+        tournament=tournament, sequence=last + 1, kind=kind, actor=actor, data=data, reason=reason.strip()
+    )
+
+
+def _require_organiser(tournament: Tournament, user: Any) -> None:
+    if not tournament.run_by(user):
+        raise TournamentError("not_organiser")
+
+
+def _require_reason(reason: str) -> None:
+    if not reason.strip():
+        raise TournamentError("reason_required")
+
+
+def _refresh(target: Tournament, locked: Tournament) -> None:
+    for f in Tournament._meta.concrete_fields:
+        setattr(target, f.attname, getattr(locked, f.attname))
+
+
+# ----- creating and registering --------------------------------------------------------
+
+
+def create_tournament(
+    *,
+    organiser: Any,
+    name: str,
+    language: str,
+    system: str,
+    rounds: int,
+    days_per_move: int,
+    starts_at: datetime,
+    rated: bool = True,
+    dictionary_version: int | None = None,
+    rating_body: str = "",
+    bye_spread: int | None = None,
+    forfeit_spread: int | None = None,
+) -> Tournament:
+    """A new tournament in registration, organised by ``organiser`` (who needs the
+    organisers' permission to add tournaments). ``dictionary_version`` None: the version
+    current when the tournament starts."""
+    if not organiser.has_perm("tournaments.add_tournament"):
+        raise TournamentError("not_allowed_to_create")
+    if language not in engine.LANGUAGES:
+        raise TournamentError("bad_language")
+    if system not in pairing.SYSTEMS:
+        raise TournamentError("bad_system")
+    if rounds < 1:
+        raise TournamentError("bad_rounds")
+    if days_per_move < 1:
+        raise TournamentError("bad_days")
+    if dictionary_version is not None and dictionary_version > (current := current_version(language)):
+        raise TournamentError("bad_dictionary_version", version=dictionary_version, current=current)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name.strip(),
+            language=language,
+            system=system,
+            rounds=rounds,
+            days_per_move=days_per_move,
+            starts_at=starts_at,
+            rated=rated,
+            dictionary_version=dictionary_version,
+            rating_body=rating_body,
+            bye_spread=settings.TOURNAMENT_BYE_SPREAD if bye_spread is None else bye_spread,
+            forfeit_spread=settings.TOURNAMENT_FORFEIT_SPREAD if forfeit_spread is None else forfeit_spread,
+            created_by=organiser,
+        )
+        _log(tournament, Kind.CREATED, actor=organiser, data=settings_data(tournament))
+    return tournament
+
+
+def settings_data(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "name": tournament.name,
+        "language": tournament.language,
+        "system": tournament.system,
+        "rounds": tournament.rounds,
+        "days_per_move": tournament.days_per_move,
+        "rated": tournament.rated,
+        "starts_at": tournament.starts_at.isoformat(),
+        "rating_body": tournament.rating_body,
+        "bye_spread": tournament.bye_spread,
+        "forfeit_spread": tournament.forfeit_spread,
+        "dictionary_version": tournament.dictionary_version,
+    }
+
+
+def registration_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Players may register themselves until the tournament starts (its start time, or
+    the organiser pairing the first round, whichever comes first)."""
+    now = now or timezone.now()
+    return tournament.status == Tournament.Status.REGISTRATION and now < tournament.starts_at
+
+
+def register_player(*, tournament: Tournament, user: Any, by: Any, reason: str = "") -> Registration:
+    """Register ``user``: themselves while registration is open, or by the organiser at
+    any time before the end (after the start only in Swiss, where a late entrant is
+    numbered at once and paired from the next round). A player who had withdrawn is
+    reinstated instead."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        if by.pk != user.pk:
+            _require_organiser(locked, by)
+        elif not registration_open(locked):
+            raise TournamentError("registration_closed")
+        if locked.status == Tournament.Status.FINISHED:
+            raise TournamentError("tournament_finished")
+        existing = locked.registrations.filter(user=user).first()
+        if existing is not None:
+            if existing.is_active:
+                raise TournamentError("already_registered")
+            return _reinstate(locked, existing, by=by, reason=reason)
+        number = _late_number(locked)
+        registration = Registration.objects.create(tournament=locked, user=user, number=number)
+        _log(
+            locked,
+            Kind.REGISTERED,
+            actor=by,
+            data={"registration": registration.pk, "name": registration.name, "number": number},
+            reason=reason,
+        )
+        realtime.tournament_changed(locked.pk)
+    return registration
+
+
+def _late_number(tournament: Tournament) -> int | None:
+    """The number a player joining now gets: none before the start (numbers are given
+    in seed order then), the next one in a running Swiss; a round robin refuses."""
+    if tournament.status == Tournament.Status.REGISTRATION:
+        return None
+    if tournament.is_round_robin:
+        raise TournamentError("round_robin_closed")
+    last = tournament.registrations.aggregate(last=Max("number"))["last"] or 0
+    return int(last) + 1
+
+
+def withdraw_player(*, tournament: Tournament, registration: Registration, by: Any, reason: str = "") -> None:
+    """Withdraw a player: themselves before the start, or by the organiser. A withdrawn
+    player keeps their results and is not paired again (in a round robin their
+    scheduled opponents get byes)."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        registration = locked.registrations.select_related("user").get(pk=registration.pk)
+        if by.pk == registration.user_id and not locked.run_by(by):
+            if locked.status != Tournament.Status.REGISTRATION:
+                raise TournamentError("started_withdraw")
+        else:
+            _require_organiser(locked, by)
+        if locked.status == Tournament.Status.FINISHED:
+            raise TournamentError("tournament_finished")
+        if not registration.is_active:
+            raise TournamentError("already_withdrawn")
+        registration.status = Registration.Status.WITHDRAWN
+        registration.save(update_fields=["status"])
+        _log(
+            locked,
+            Kind.WITHDRAWN,
+            actor=by,
+            data={"registration": registration.pk, "name": registration.name},
+            reason=reason,
+        )
+        realtime.tournament_changed(locked.pk)
+
+
+def reinstate_player(
+    *, tournament: Tournament, registration: Registration, by: Any, reason: str = ""
+) -> None:
+    """The organiser brings a withdrawn player back (paired again from the next round)."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        registration = locked.registrations.select_related("user").get(pk=registration.pk)
+        if locked.status == Tournament.Status.FINISHED:
+            raise TournamentError("tournament_finished")
+        if registration.is_active:
+            raise TournamentError("not_withdrawn")
+        _reinstate(locked, registration, by=by, reason=reason)
+
+
+def _reinstate(tournament: Tournament, registration: Registration, *, by: Any, reason: str) -> Registration:
+    number = registration.number
+    if number is None:
+        # Withdrew before the start: joins now as a late entrant would.
+        number = _late_number(tournament)
+    registration.status = Registration.Status.ACTIVE
+    registration.number = number
+    registration.save(update_fields=["status", "number"])
+    _log(
+        tournament,
+        Kind.REINSTATED,
+        actor=by,
+        data={"registration": registration.pk, "name": registration.name, "number": number},
+        reason=reason,
+    )
+    realtime.tournament_changed(tournament.pk)
+    return registration
+
+
+def set_registration_rating(
+    *,
+    tournament: Tournament,
+    registration: Registration,
+    by: Any,
+    member_number: str,
+    rating: int | None,
+    reason: str = "",
+) -> None:
+    """The organiser sets a player's member number and rating for this tournament
+    (blank: the player's own membership with the tournament's rating body)."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        registration = locked.registrations.select_related("user").get(pk=registration.pk)
+        registration.member_number = member_number.strip()
+        registration.rating = rating
+        registration.save(update_fields=["member_number", "rating"])
+        _log(
+            locked,
+            Kind.RATING_SET,
+            actor=by,
+            data={
+                "registration": registration.pk,
+                "name": registration.name,
+                "member_number": registration.member_number,
+                "rating": rating,
+            },
+            reason=reason,
+        )
+        realtime.tournament_changed(locked.pk)
+
+
+# ----- organisers and memberships ------------------------------------------------------
+
+ORGANISERS_GROUP = "Organisers"
+#: What the "Organisers" group holds (its migration, 0002, grants the same).
+ORGANISER_PERMISSIONS = (
+    ("tournament", "view_tournament"),
+    ("tournament", "add_tournament"),
+    ("tournament", "change_tournament"),
+    ("registration", "view_registration"),
+    ("round", "view_round"),
+    ("pairing", "view_pairing"),
+    ("tournamentevent", "view_tournamentevent"),
+)
+
+
+def ensure_organisers_group() -> Group:
+    """The "Organisers" group with its permissions (the migration creates it; this puts
+    it back if it was deleted, for the demo and the simulations)."""
+    group, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    group.permissions.add(
+        *(
+            Permission.objects.get(
+                content_type__app_label="tournaments", content_type__model=model, codename=code
+            )
+            for model, code in ORGANISER_PERMISSIONS
+        )
+    )
+    return group
+
+
+@dataclass(frozen=True, slots=True)
+class Membership:
+    body: str
+    body_name: str
+    number: str
+    rating: int | None
+
+
+def player_memberships(*, user: Any) -> list[Membership]:
+    """A player's rating-body member numbers and ratings, for their profile page."""
+    return [
+        Membership(m.body, m.get_body_display(), m.number, m.rating)
+        for m in PlayerMembership.objects.filter(user=user).order_by("body")
+    ]
+
+
+def set_membership(*, user: Any, body: str, number: str, rating: int | None) -> PlayerMembership | None:
+    """Record (or, with neither number nor rating, forget) ``user``'s membership of
+    ``body``."""
+    if body not in RatingBody.values:
+        raise TournamentError("bad_override")
+    number = number.strip()
+    if not number and rating is None:
+        PlayerMembership.objects.filter(user=user, body=body).delete()
+        return None
+    membership, _ = PlayerMembership.objects.update_or_create(
+        user=user, body=body, defaults={"number": number, "rating": rating}
+    )
+    return membership
+
+
+@dataclass(frozen=True, slots=True)
+class RatingInfo:
+    member_number: str
+    rating: int | None
+
+
+def rating_info(tournament: Tournament, registrations: Iterable[Registration]) -> dict[int, RatingInfo]:
+    """Each registration's member number and rating for the tournament's rating body:
+    the organiser's override where set, else the player's membership (one query)."""
+    regs = list(registrations)
+    memberships: dict[int, PlayerMembership] = {}
+    if tournament.rating_body:
+        memberships = {
+            m.user_id: m
+            for m in PlayerMembership.objects.filter(
+                body=tournament.rating_body, user_id__in=[r.user_id for r in regs]
+            )
+        }
+    info = {}
+    for reg in regs:
+        own = memberships.get(reg.user_id)
+        info[reg.pk] = RatingInfo(
+            reg.member_number or (own.number if own else ""),
+            reg.rating if reg.rating is not None else (own.rating if own else None),
+        )
+    return info
+
+
+# ----- rounds --------------------------------------------------------------------------
+
+
+def past_rounds(tournament: Tournament, before: int | None = None) -> list[list[pairing.Pair]]:
+    """The earlier rounds as ``pairing.Pair`` lists, by player number."""
+    rounds: dict[int, list[pairing.Pair]] = {}
+    pairings = Pairing.objects.filter(round__tournament=tournament).select_related("round", "first", "second")
+    if before is not None:
+        pairings = pairings.filter(round__number__lt=before)
+    for p in pairings.order_by("round__number", "table"):
+        assert p.first.number is not None
+        second = p.second.number if p.second is not None else None
+        rounds.setdefault(p.round.number, []).append(pairing.Pair(p.first.number, second))
+    return [rounds[n] for n in sorted(rounds)]
+
+
+def _seed_order(tournament: Tournament, registrations: Sequence[Registration]) -> list[Registration]:
+    """Seeds: highest rating first (the tournament's rating body), then who registered
+    first."""
+    info = rating_info(tournament, registrations)
+    return sorted(registrations, key=lambda r: (-(info[r.pk].rating or 0), r.registered_at, r.pk))
+
+
+def _start(tournament: Tournament, by: Any) -> None:
+    active = list(tournament.registrations.filter(status=Registration.Status.ACTIVE).select_related("user"))
+    if len(active) < 2:
+        raise TournamentError("not_enough_players")
+    if tournament.is_round_robin:
+        length = pairing.round_robin_length(
+            len(active), double=tournament.system == Tournament.System.DOUBLE_ROUND_ROBIN
+        )
+        if tournament.rounds > length:
+            raise TournamentError("too_many_rounds", players=len(active), length=length)
+    if tournament.dictionary_version is None:
+        tournament.dictionary_version = current_version(tournament.language)
+    numbers = []
+    for number, registration in enumerate(_seed_order(tournament, active), start=1):
+        registration.number = number
+        registration.save(update_fields=["number"])
+        numbers.append([registration.pk, number])
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["dictionary_version", "status", "updated_at"])
+    _log(
+        tournament,
+        Kind.STARTED,
+        actor=by,
+        data={"dictionary_version": tournament.dictionary_version, "numbers": numbers},
+    )
+
+
+def pair_round(*, tournament: Tournament, by: Any) -> Round:
+    """Pair the next round (the first one starts the tournament: registration closes,
+    the dictionary version is frozen and players are numbered in seed order). The
+    pairings are shown at once and may be overridden until :func:`start_round`."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        if locked.status == Tournament.Status.FINISHED:
+            raise TournamentError("tournament_finished")
+        if locked.status == Tournament.Status.REGISTRATION:
+            _start(locked, by)
+        else:
+            current = locked.round_set.filter(number=locked.current_round).first()
+            if locked.current_round >= locked.rounds:
+                raise TournamentError("no_more_rounds")
+            if current is not None and current.status != Round.Status.STARTED:
+                raise TournamentError("round_not_started")
+            if current is not None and not all(
+                o.is_done() for o in outcomes(locked, round_number=current.number)
+            ):
+                raise TournamentError("round_not_finished")
+        pairs = _next_pairs(locked)
+        number = locked.current_round + 1
+        round_ = Round.objects.create(tournament=locked, number=number)
+        by_number = {r.number: r for r in locked.registrations.filter(number__isnull=False)}
+        tables = []
+        for table, pair in enumerate(pairs, start=1):
+            Pairing.objects.create(
+                round=round_,
+                table=table,
+                first=by_number[pair.first],
+                second=by_number[pair.second] if pair.second is not None else None,
+            )
+            tables.append([table, pair.first, pair.second])
+        locked.current_round = number
+        locked.save(update_fields=["current_round", "updated_at"])
+        _log(locked, Kind.ROUND_PAIRED, actor=by, data={"round": number, "tables": tables})
+        realtime.tournament_changed(locked.pk)
+    _refresh(tournament, locked)
+    return round_
+
+
+def _next_pairs(tournament: Tournament) -> list[pairing.Pair]:
+    registrations = list(tournament.registrations.filter(number__isnull=False))
+    active = {r.number for r in registrations if r.is_active}
+    seeds = sorted(r.number for r in registrations if r.number is not None)
+    table = current_standings(tournament)
+    active_count = len(active)
+    if active_count < 2:
+        raise TournamentError("not_enough_players")
+    try:
+        return pairing.next_round(
+            tournament.system,
+            seeds=seeds,
+            ranked=[s.player for s in table],
+            points={s.player: s.half_points for s in table},
+            past=past_rounds(tournament),
+            active=lambda p: p in active,
+        )
+    except ValueError:
+        length = pairing.round_robin_length(
+            len(seeds), double=tournament.system == Tournament.System.DOUBLE_ROUND_ROBIN
+        )
+        raise TournamentError("too_many_rounds", players=len(seeds), length=length) from None
+
+
+def override_pairing(
+    *, tournament: Tournament, by: Any, table: int, first: int, second: int | None, reason: str
+) -> None:
+    """Before the round starts, make ``table`` of the current round ``first`` (moving
+    first) against ``second`` (None: give ``first`` the round's bye). Players are moved
+    by swapping places, so everyone stays at exactly one table: whoever sat where
+    ``first`` and ``second`` go takes their old places."""
+    _require_reason(reason)
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        round_ = locked.round_set.filter(number=locked.current_round).first()
+        if round_ is None:
+            raise TournamentError("no_paired_round")
+        if round_.status != Round.Status.PAIRED:
+            raise TournamentError("round_already_started")
+        if first == second:
+            raise TournamentError("same_player")
+        rows = list(round_.pairings.select_related("first", "second").order_by("table"))
+        slots: dict[tuple[int, int], int | None] = {}
+        for p in rows:
+            slots[(p.table, 0)] = p.first.number
+            slots[(p.table, 1)] = p.second.number if p.second is not None else None
+        if table not in {p.table for p in rows}:
+            raise TournamentError("unknown_table")
+        _move(slots, first, (table, 0))
+        _move(slots, second, (table, 1))
+        by_number = {r.number: r for r in locked.registrations.filter(number__isnull=False)}
+        tables = []
+        for p in rows:
+            a, b = slots[(p.table, 0)], slots[(p.table, 1)]
+            if a is None:  # a bye written second: keep the player first
+                a, b = b, None
+            assert a is not None
+            p.first, p.second = by_number[a], by_number[b] if b is not None else None
+            p.save(update_fields=["first", "second"])
+            tables.append([p.table, a, b])
+        _log(
+            locked,
+            Kind.PAIRING_OVERRIDDEN,
+            actor=by,
+            data={"round": round_.number, "table": table, "first": first, "second": second, "tables": tables},
+            reason=reason,
+        )
+        realtime.tournament_changed(locked.pk)
+
+
+def _move(slots: dict[tuple[int, int], int | None], player: int | None, target: tuple[int, int]) -> None:
+    """Swap ``player`` (None: the bye's empty place) into ``target``."""
+    where = next((slot for slot, occupant in slots.items() if occupant == player), None)
+    if where is None:
+        raise TournamentError("not_in_round" if player is not None else "no_bye_in_round")
+    slots[where], slots[target] = slots[target], slots[where]
+
+
+def start_round(*, tournament: Tournament, by: Any, seed: int | None = None) -> Round:
+    """Create the current round's games (each player's lobby shows theirs at once),
+    pinned to the tournament's dictionary version, with its days per move. A player
+    withdrawn since the pairing leaves their opponent a bye. ``seed`` makes every deal
+    reproducible (simulations)."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        round_ = locked.round_set.filter(number=locked.current_round).first()
+        if round_ is None or round_.status != Round.Status.PAIRED:
+            raise TournamentError("no_paired_round")
+        tables, games = [], []
+        for p in round_.pairings.select_related("first__user", "second__user").order_by("table"):
+            players = [r for r in (p.first, p.second) if r is not None and r.is_active]
+            if not players:
+                p.delete()
+                continue
+            if len(players) == 1:
+                p.first, p.second = players[0], None
+                p.save(update_fields=["first", "second"])
+            else:
+                p.game = start_paired_game(
+                    first=p.first.user,
+                    second=p.second.user,  # type: ignore[union-attr]
+                    language=locked.language,
+                    inactivity_days=locked.days_per_move,
+                    dictionary_version=locked.dictionary_version,
+                    rated=locked.rated,
+                    seed=None
+                    if seed is None
+                    else random.Random(f"{seed}:{round_.number}:{p.table}").getrandbits(63),
+                )
+                p.save(update_fields=["game"])
+                games.append([p.table, p.game.pk])
+            assert p.first.number is not None
+            tables.append([p.table, p.first.number, p.second.number if p.second is not None else None])
+        round_.status = Round.Status.STARTED
+        round_.started_at = timezone.now()
+        round_.save(update_fields=["status", "started_at"])
+        _log(
+            locked,
+            Kind.ROUND_STARTED,
+            actor=by,
+            data={"round": round_.number, "tables": tables, "games": games},
+        )
+        _finish_if_done(locked, actor=by)
+        realtime.tournament_changed(locked.pk)
+    _refresh(tournament, locked)
+    return round_
+
+
+# ----- results -------------------------------------------------------------------------
+
+
+def override_result(
+    *,
+    tournament: Tournament,
+    by: Any,
+    round_number: int,
+    table: int,
+    override: str,
+    reason: str,
+    first_score: int | None = None,
+    second_score: int | None = None,
+    absent: str = "",
+) -> None:
+    """Replace what a table's game says: ``scores`` (both scores), ``forfeit`` (who was
+    absent: ``first``, ``second`` or ``both``), or ``""`` to go back to the game's own
+    result. Allowed once the round has started, also after the tournament ended (a
+    correction); the last round's results completing ends the tournament."""
+    _require_reason(reason)
+    if override not in ("", Pairing.Override.SCORES, Pairing.Override.FORFEIT):
+        raise TournamentError("bad_override")
+    if override == Pairing.Override.SCORES and (
+        first_score is None or second_score is None or first_score < 0 or second_score < 0
+    ):
+        raise TournamentError("bad_scores")
+    if override == Pairing.Override.FORFEIT and absent not in ("first", "second", "both"):
+        raise TournamentError("bad_absent")
+    if override != Pairing.Override.SCORES:
+        first_score = second_score = None
+    if override != Pairing.Override.FORFEIT:
+        absent = ""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        row = Pairing.objects.filter(
+            round__tournament=locked, round__number=round_number, table=table
+        ).first()
+        if row is None:
+            raise TournamentError("unknown_table")
+        if row.round.status != Round.Status.STARTED:
+            raise TournamentError("round_not_started")
+        if row.is_bye:
+            raise TournamentError("bye_table")
+        row.override, row.first_score, row.second_score, row.absent = (
+            override,
+            first_score,
+            second_score,
+            absent,
+        )
+        row.save(update_fields=["override", "first_score", "second_score", "absent"])
+        _log(
+            locked,
+            Kind.RESULT_OVERRIDDEN,
+            actor=by,
+            data={
+                "round": round_number,
+                "table": table,
+                "override": override,
+                "first_score": first_score,
+                "second_score": second_score,
+                "absent": absent,
+            },
+            reason=reason,
+        )
+        _finish_if_done(locked, actor=by)
+        realtime.tournament_changed(locked.pk)
+
+
+def _finish_if_done(tournament: Tournament, *, actor: Any) -> bool:
+    """End the tournament when its last round has started and every table has a result
+    (call with the row locked)."""
+    if tournament.status != Tournament.Status.RUNNING or tournament.current_round < tournament.rounds:
+        return False
+    last = tournament.round_set.filter(number=tournament.current_round).first()
+    if last is None or last.status != Round.Status.STARTED:
+        return False
+    if not all(o.is_done() for o in outcomes(tournament, round_number=last.number)):
+        return False
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status", "updated_at"])
+    _log(tournament, Kind.FINISHED, actor=actor, data={})
+    return True
+
+
+def on_game_committed(transition: Transition) -> None:
+    """``games``' after-commit hook (registered in ``TournamentsConfig.ready``): when a
+    tournament game finishes, the standings change and the last one ends the
+    tournament. One indexed query for any other change of any game."""
+    if transition.status != Game.Status.FINISHED:
+        return
+    row = Pairing.objects.filter(game_id=transition.game_id).select_related("round").first()
+    if row is None:
+        return
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=row.round.tournament_id)
+        _finish_if_done(locked, actor=None)
+        realtime.tournament_changed(locked.pk)
+
+
+# ----- reading -------------------------------------------------------------------------
+
+
+def game_facts(game: Game) -> GameFacts:
+    """What a finished (or unfinished) game says, with seat 0 (who moved first) first."""
+    finished = game.status == Game.Status.FINISHED and game.final_scores is not None
+    scores = list(game.final_scores or []) if finished else [None, None]
+    winner = {0: "first", 1: "second"}.get(game.winner_seat, "") if finished else ""  # type: ignore[arg-type]
+    return GameFacts(finished, scores[0], scores[1], winner, game.end_reason)  # type: ignore[arg-type]
+
+
+def outcomes(tournament: Tournament, *, round_number: int | None = None) -> list[Outcome]:
+    """Every table's outcome, from the rows the services keep (or one round's)."""
+    rows = Pairing.objects.filter(round__tournament=tournament).select_related(
+        "round", "first", "second", "game"
+    )
+    if round_number is not None:
+        rows = rows.filter(round__number=round_number)
+    result = []
+    for p in rows.order_by("round__number", "table"):
+        assert p.first.number is not None
+        result.append(
+            table_outcome(
+                round=p.round.number,
+                table=p.table,
+                first=p.first.number,
+                second=p.second.number if p.second is not None else None,
+                override=p.override,
+                first_score=p.first_score,
+                second_score=p.second_score,
+                absent=p.absent,  # type: ignore[arg-type]
+                game=game_facts(p.game) if p.game is not None else None,
+            )
+        )
+    return result
+
+
+def rules_of(tournament: Tournament) -> Rules:
+    return Rules(bye_spread=tournament.bye_spread, forfeit_spread=tournament.forfeit_spread)
+
+
+def current_standings(tournament: Tournament) -> list[Standing]:
+    """The standings from the rows the services keep and the games."""
+    numbers = tournament.registrations.filter(number__isnull=False).values_list("number", flat=True)
+    return standings(
+        sorted(int(n) for n in numbers if n is not None), outcomes(tournament), rules_of(tournament)
+    )
+
+
+def rebuild(tournament: Tournament) -> Snapshot:
+    """The tournament as its event log alone tells it."""
+    return replay((e.kind, e.data) for e in tournament.events.order_by("sequence"))
+
+
+def standings_from_events(tournament: Tournament) -> list[Standing]:
+    """The standings rebuilt from the event log and the games alone."""
+    snapshot = rebuild(tournament)
+    games = {g.pk: game_facts(g) for g in Game.objects.filter(pk__in=snapshot.games())}
+    return snapshot.standings(games)

@@ -1,0 +1,111 @@
+"""A whole tournament played by the computer, for demos, load tests and checking exports.
+
+``simulate_tournament`` creates the players, runs every round through the same
+services an organiser uses (pair, start) and plays every game to its end in this
+process: each player is a user, and the move on their turn is the engine's computer
+move at that player's level (``engine.analysis.computer_move``, with an RNG derived
+from the game's seed), applied through ``Game.act`` with the user as the actor, like a
+move from their browser. No task worker is needed; the turn deadlines each move
+schedules find the game moved on and do nothing. The same seed gives the same
+tournament.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from engine.actions import computer_action
+from engine.analysis import LEVELS, Level, computer_move
+from games.models import Game, rng_for
+from tournaments import services
+from tournaments.models import Tournament
+
+
+def make_player(username: str) -> Any:
+    """A player account nobody can log in to (a simulated player)."""
+    User = get_user_model()
+    user, created = User.objects.get_or_create(username=username, defaults={"email": ""})
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def make_organiser(username: str) -> Any:
+    user = make_player(username)
+    user.groups.add(services.ensure_organisers_group())
+    # Permissions are cached per user object: read them again with the new group.
+    return get_user_model().objects.get(pk=user.pk)
+
+
+def play_out(game: Game, levels: Mapping[int, Level]) -> int:
+    """Play ``game`` to its end, each user's turn taken by the computer at their level
+    in ``levels`` (by user id). Returns the number of moves made."""
+    moves = 0
+    game.refresh_from_db()
+    while game.status == Game.Status.ACTIVE:
+        state = game.state_obj()
+        seat = state.turn
+        user = game.seat_user(seat)
+        level: Level = levels.get(user.pk, "medium")
+        choice = computer_move(
+            state, seat, game.lexicon(), level, rng_for(game.seed, "computer", state.moves_played)
+        )
+        game.act(user, computer_action(choice), version=game.version, action_id=f"simulated:{game.version}")
+        moves += 1
+    return moves
+
+
+def simulate_tournament(
+    *,
+    players: int,
+    rounds: int,
+    system: str,
+    language: str,
+    seed: int,
+    organiser: Any | None = None,
+    usernames: Sequence[str] = (),
+    name: str = "",
+    dictionary_version: int | None = None,
+    report: Callable[[str], None] = lambda _line: None,
+) -> Tournament:
+    """Create ``players`` players (``usernames``, or ``sim<seed>-NN``) at a random mix
+    of computer levels, and a tournament of ``rounds`` rounds in ``system`` organised
+    by ``organiser`` (by default a new simulated organiser); then pair, start and play
+    every round to the end. Progress goes to ``report``. Raises
+    ``services.TournamentError`` as an organiser would meet it (too many rounds for a
+    round robin, for example)."""
+    rng = random.Random(seed)
+    names = list(usernames) or [f"sim{seed}-{i:02d}" for i in range(1, players + 1)]
+    organiser = organiser or make_organiser(f"sim{seed}-organiser")
+    entrants = [make_player(n) for n in names[:players]]
+    levels = {user.pk: rng.choice(LEVELS) for user in entrants}
+    tournament = services.create_tournament(
+        organiser=organiser,
+        name=name or f"Simulated {system} ({players} players, seed {seed})",
+        language=language,
+        system=system,
+        rounds=rounds,
+        days_per_move=3,
+        starts_at=timezone.now() + timedelta(hours=1),
+        dictionary_version=dictionary_version,
+    )
+    for user in entrants:
+        services.register_player(tournament=tournament, user=user, by=organiser)
+    report(f"tournament #{tournament.pk}: {players} players ({', '.join(sorted(set(levels.values())))})")
+    for _ in range(rounds):
+        round_ = services.pair_round(tournament=tournament, by=organiser)
+        services.start_round(tournament=tournament, by=organiser, seed=seed)
+        made = 0
+        for pairing in round_.pairings.select_related("game").exclude(game=None).order_by("table"):
+            assert pairing.game is not None
+            made += play_out(pairing.game, levels)
+        tournament.refresh_from_db()
+        report(f"round {round_.number}: {round_.pairings.count()} tables, {made} moves")
+    return tournament
