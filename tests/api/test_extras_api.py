@@ -76,3 +76,11 @@ def test_word_strength_ranks_a_tentative_play(api_as: Any, ana: Any, game_ana_be
     assert ranked["rank"] >= 1
     assert ranked["best_score"] >= 1
     assert 0 < ranked["share"] <= 100
+
+
+@pytest.mark.django_db
+def test_a_rated_game_through_the_api_has_no_paid_extras(api_as: Any, ana: Any, ben: Any) -> None:
+    created = api_as(ana).post("/games", {"opponent": "ben", "language": "en", "rated": True}).json()
+    game = Game.objects.get(pk=created["id"])
+    assert game.rated
+    assert not game.extras_allowed

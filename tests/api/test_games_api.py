@@ -314,7 +314,7 @@ def test_random_opponents_are_matched(api_as: Any, ana: Any, ben: Any) -> None:
         ({"opponent": "computer", "language": "en"}, 400, "bad_level"),
         ({"opponent": "computer", "language": "xx", "level": "easy"}, 400, "bad_language"),
         ({"opponent": "computer", "language": "en", "level": "expert"}, 400, "bad_request"),
-        ({"opponent": "ben", "language": "en", "rated": True}, 400, "bad_request"),
+        ({"opponent": "ben", "language": "en", "rated": "yes"}, 400, "bad_request"),
         ({"language": "en"}, 400, "bad_request"),
     ],
 )
@@ -329,10 +329,10 @@ def test_start_refusals(
 
 def test_unknown_keys_are_named(api_as: Any, ana: Any) -> None:
     response = api_as(ana).post(
-        "/games", {"opponent": "computer", "language": "en", "level": "easy", "rated": True}
+        "/games", {"opponent": "computer", "language": "en", "level": "easy", "colour": "blue"}
     )
     assert response.json()["details"] == [
-        {"in": "body", "field": "rated", "msg": "Extra inputs are not permitted"}
+        {"in": "body", "field": "colour", "msg": "Extra inputs are not permitted"}
     ]
 
 
@@ -346,7 +346,13 @@ def test_too_many_games(api_as: Any, ana: Any, settings: Any) -> None:
         "error": "too_many_games",
         "message": "You already have the maximum number of games going (1). Finish one before starting another.",
     }
-    assert api.get("/account").json() == {"username": "ana", "active_games": 1, "max_active_games": 1}
+    assert api.get("/account").json() == {
+        "username": "ana",
+        "coins": 0,
+        "ratings": {},
+        "active_games": 1,
+        "max_active_games": 1,
+    }
 
 
 def test_my_games_lists_mine_only(api_as: Any, ana: Any, ben: Any, cleo: Any, game_ana_ben: Game) -> None:

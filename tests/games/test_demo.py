@@ -47,7 +47,10 @@ def test_setup_site_with_demo_creates_players_and_a_moderator(
     out = StringIO()
     with django_capture_on_commit_callbacks(execute=True):
         call_command("setup_site", "--demo", stdout=out)
-    assert {u.username for u in get_user_model().objects.all()} == {"ana", "ben", "mod"}
+    # ana, ben and the moderator; the demo tournament's players are named demo_*.
+    names = {u.username for u in get_user_model().objects.all()}
+    assert {"ana", "ben", "mod"} <= names
+    assert all(n.startswith("demo_") for n in names - {"ana", "ben", "mod"})
     mod = authenticate(username="mod", password=DEMO_PASSWORD)
     assert mod is not None
     assert mod.is_staff
@@ -60,7 +63,9 @@ def test_setup_site_with_demo_creates_players_and_a_moderator(
     for name in ("ana", "ben"):
         player = get_user_model().objects.get(username=name)
         assert not player.is_staff
-        assert not player.groups.exists()
+        # ana organises the demo tournament: Organisers is her only group, ben has none.
+        expected = ["Organisers"] if name == "ana" else []
+        assert list(player.groups.values_list("name", flat=True)) == expected
     assert "demo moderator mod" in out.getvalue()
     # Run again: nothing new.
     out = StringIO()
