@@ -72,7 +72,7 @@ def test_setup_site_with_demo_creates_players_and_a_moderator(
     with django_capture_on_commit_callbacks(execute=True):
         call_command("setup_site", "--demo", stdout=out)
     assert "demo" not in out.getvalue()
-    assert get_user_model().objects.count() == 3
+    assert get_user_model().objects.count() == 7  # ana, ben, mod and the demo tournament's four
 
 
 @pytest.mark.django_db
