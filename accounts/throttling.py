@@ -23,8 +23,10 @@ log = logging.getLogger(__name__)
 WINDOW_SECONDS = 3600
 
 
-def client_ip(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address, or None when the server gave none (a test, a Unix socket
+    without ``--proxy-headers``)."""
+    return request.META.get("REMOTE_ADDR") or None
 
 
 def username_key(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
@@ -44,7 +46,7 @@ def signup_allowed(request: HttpRequest) -> bool:
     logged: an outage of the cache must not take sign-up down with it.
     """
     window = int(time.time()) // WINDOW_SECONDS
-    key = f"signup-rate:{client_ip(request)}:{window}"
+    key = f"signup-rate:{client_ip(request) or 'unknown'}:{window}"
     try:
         cache.add(key, 0, timeout=WINDOW_SECONDS)
         count = cache.incr(key)

@@ -51,8 +51,6 @@ def database_from_url(url: str) -> dict[str, object]:
     """Turn ``postgres://user:pass@host:port/name`` (or ``sqlite:///path``) into DATABASES["default"]."""
     parts = urlsplit(url)
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:
-        from psycopg_pool import ConnectionPool
-
         name = unquote(parts.path.lstrip("/"))
         if not name:
             raise ImproperlyConfigured("DATABASE_URL names no database")
@@ -80,11 +78,12 @@ def database_from_url(url: str) -> dict[str, object]:
                     "min_size": pool_min,
                     "max_size": pool_max,
                     "timeout": env_int("DB_POOL_TIMEOUT", 10),
-                    # A connection PostgreSQL dropped (restart, pg_terminate_backend) is
-                    # replaced when it is taken from the pool, not failed on first use.
-                    "check": ConnectionPool.check_connection,
                 },
             },
+            # With the pool this makes it check a connection as it hands it out: one that
+            # PostgreSQL dropped (a restart, pg_terminate_backend) is replaced, not failed
+            # on first use.
+            "CONN_HEALTH_CHECKS": True,
         }
     if parts.scheme == "sqlite":
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": unquote(parts.path) or ":memory:"}
@@ -99,23 +98,19 @@ def redis_layer_host(url: str) -> dict[str, object]:
     channels-redis waits for a message with a blocking read of up to 5 seconds
     (``BZPOPMIN``), and redis-py 8 gives up any read after ``socket_timeout``, also 5
     seconds by default: the two raced and every idle WebSocket was closed (code 1011)
-    every few seconds. The read timeout must be well above the blocking read. A pooled
-    connection that Redis dropped (a restart) is retried on a fresh one with backoff,
-    and one idle longer than ``health_check_interval`` is checked before use.
-    """
-    from redis.asyncio.retry import Retry
-    from redis.backoff import ExponentialBackoff
-    from redis.exceptions import ConnectionError as RedisConnectionError
-    from redis.exceptions import TimeoutError as RedisTimeoutError
+    every few seconds. The read timeout must be well above the blocking read.
 
+    No automatic retry: when Redis goes away, the blocking read must fail at once, so
+    the consumer ends and its client reconnects and joins its groups again (a restarted
+    Redis has lost them). A retried read would wait on, subscribed to nothing. Sends are
+    retried once instead, in ``wordgame.channel_layer.RedisChannelLayer``.
+    """
     return {
         "address": url,
         "socket_timeout": 30,
         "socket_connect_timeout": 5,
         "socket_keepalive": True,
-        "health_check_interval": 10,
-        "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), 5),
-        "retry_on_error": [RedisConnectionError, RedisTimeoutError, ConnectionError, OSError],
+        "health_check_interval": 30,
     }
 
 
@@ -220,7 +215,7 @@ CACHES: dict[str, dict[str, object]] = {
 if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "wordgame.channel_layer.RedisChannelLayer",
             "CONFIG": {"hosts": [redis_layer_host(redis_url)]},
         }
     }

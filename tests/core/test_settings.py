@@ -57,7 +57,7 @@ def test_service_urls_switch_to_postgresql_and_redis():
     assert result.stdout.split() == [
         "True",
         "django.db.backends.postgresql",
-        "channels_redis.core.RedisChannelLayer",
+        "wordgame.channel_layer.RedisChannelLayer",
     ]
 
 
