@@ -114,7 +114,9 @@ def test_admin_refuses_lookups_into_racks_bag_and_state(
 
 
 @pytest.mark.django_db
-def test_admin_hides_the_seed_while_the_game_is_on(admin_client: Client, ben: Any, game_ana_ben: Game) -> None:
+def test_admin_hides_the_seed_while_the_game_is_on(
+    admin_client: Client, ben: Any, game_ana_ben: Game
+) -> None:
     url = reverse("admin:games_game_change", args=[game_ana_ben.pk])
     assert str(game_ana_ben.seed) not in admin_client.get(url).text
     game_ana_ben.resign(ben)
