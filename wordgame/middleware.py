@@ -177,3 +177,38 @@ class OriginValidator:
                 await send({"type": "websocket.close", "code": 4403})
             return
         await self.app(scope, receive, send)
+
+
+@sync_and_async_middleware
+def static_files(get_response: Any) -> Any:
+    """WhiteNoise's static files, without making the middleware chain synchronous.
+
+    ``WhiteNoiseMiddleware`` is sync-only, and one sync-only middleware makes Django run the
+    whole chain and every view in a thread per request under ASGI. Only its file index and
+    ``serve()`` are used here; requests outside ``STATIC_URL`` go on untouched.
+    """
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    files = WhiteNoiseMiddleware(get_response)
+
+    def static_response(request: HttpRequest) -> HttpResponseBase | None:
+        if not request.path_info.startswith(files.static_prefix):
+            return None
+        found = (
+            files.find_file(request.path_info) if files.autorefresh else files.files.get(request.path_info)
+        )
+        return files.serve(found, request) if found is not None else None
+
+    if iscoroutinefunction(get_response):
+
+        async def async_middleware(request: HttpRequest) -> HttpResponseBase:
+            response = static_response(request)
+            return response if response is not None else await get_response(request)
+
+        return async_middleware
+
+    def middleware(request: HttpRequest) -> HttpResponseBase:
+        response = static_response(request)
+        return response if response is not None else get_response(request)
+
+    return middleware

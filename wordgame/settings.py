@@ -152,7 +152,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "wordgame.middleware.access_log",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "wordgame.middleware.static_files",  # WhiteNoise, kept async-capable
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
