@@ -20,6 +20,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.http.request import split_domain_port, validate_host
 from django.utils.decorators import sync_and_async_middleware
+from django.utils.functional import empty
 
 access_logger = logging.getLogger("wordgame.access")
 
@@ -34,8 +35,17 @@ def log_event(**fields: object) -> None:
     access_logger.info(json.dumps(fields, separators=(",", ":"), default=str))
 
 
-def _request_fields(request: HttpRequest, response: HttpResponseBase, started: float) -> dict[str, object]:
+def _user_id(request: HttpRequest) -> int | None:
+    """The signed-in user's id if the request already looked the user up; never a query
+    of its own (nor, in async code, a synchronous one)."""
     user = getattr(request, "user", None)
+    user = getattr(user, "_wrapped", user)
+    if user is None or user is empty:
+        return None
+    return user.pk if user.is_authenticated else None
+
+
+def _request_fields(request: HttpRequest, response: HttpResponseBase, started: float) -> dict[str, object]:
     return {
         "event": "http",
         "method": request.method,
@@ -43,7 +53,7 @@ def _request_fields(request: HttpRequest, response: HttpResponseBase, started: f
         "status": response.status_code,
         "ms": round((time.perf_counter() - started) * 1000, 1),
         "client": request.META.get("REMOTE_ADDR", ""),
-        "user": user.pk if user is not None and user.is_authenticated else None,
+        "user": _user_id(request),
     }
 
 

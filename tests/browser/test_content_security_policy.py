@@ -68,7 +68,8 @@ def test_main_pages_report_no_csp_violation(
         if "/games/" in path and path.rstrip("/").split("/")[-1].isdigit():
             page.wait_for_selector('#game[data-live="true"]', state="attached")
     # Interface language switch (the footer's select submits itself from a static script).
-    page.select_option("select[name=language]", "de")
+    with page.expect_navigation():
+        page.select_option("select[name=language]", "de")
     page.wait_for_load_state("networkidle")
     assert page.locator("html").get_attribute("lang") == "de"
     problems += page.evaluate("window.__csp || []")

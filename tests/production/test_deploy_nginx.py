@@ -14,6 +14,7 @@ plain-HTTP server on a free loopback port. Clients on other loopback addresses
 from __future__ import annotations
 
 import os
+import random
 import re
 import shlex
 import shutil
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -182,10 +184,10 @@ def test_a_move_through_one_worker_reaches_a_player_on_the_other(
     # nginx spreads connections over the two workers: open ben's sockets until each
     # worker holds at least one of them.
     sockets: list[Any] = []
-    try:
+    with ExitStack() as open_sockets:
         while min(site.ws_connects()) == 0:
             assert len(sockets) < 8, f"nginx sent every socket to one worker: {site.ws_connects()}"
-            socket = site.visitor(ben).websocket(path)
+            socket = open_sockets.enter_context(site.visitor(ben).websocket(path))
             assert "board" in fragment_ids(socket.recv(timeout=10))  # the snapshot
             sockets.append(socket)
         version = Game.objects.get(pk=game.pk).version
@@ -196,9 +198,6 @@ def test_a_move_through_one_worker_reaches_a_player_on_the_other(
         # Whichever worker took the move, a socket on the other worker hears of it.
         for socket in sockets:
             assert "board" in fragment_ids(socket.recv(timeout=10))
-    finally:
-        for socket in sockets:
-            socket.close()
 
 
 def test_pages_static_files_and_headers_through_nginx(deploy_site: DeploySite, ana: Any) -> None:
@@ -234,6 +233,12 @@ def test_pages_static_files_and_headers_through_nginx(deploy_site: DeploySite, a
     assert refused.value is not None
 
 
+def loopback_addresses(count: int) -> list[str]:
+    """Fresh client addresses: the sign-up counter lives in Redis for an hour, across runs."""
+    start = random.randrange(2, 250)
+    return [f"127.{random.randrange(1, 250)}.{start + n}.{random.randrange(2, 250)}" for n in range(count)]
+
+
 def log_in(site: DeploySite, source: str, password: str) -> int:
     return (
         site.visitor(source=source)
@@ -244,13 +249,14 @@ def log_in(site: DeploySite, source: str, password: str) -> int:
 
 def test_throttling_sees_the_real_client_address_behind_nginx(deploy_site: DeploySite, ana: Any) -> None:
     site = deploy_site
+    attacker, player, bot, person = loopback_addresses(4)
     ana.set_password("right-Pass-7")
     ana.save()
     # Three failures (LOGIN_FAILURE_LIMIT) from one machine lock it out...
-    assert [log_in(site, "127.0.0.2", "wrong") for _ in range(3)] == [200, 200, 429]
-    assert log_in(site, "127.0.0.2", "right-Pass-7") == 429
+    assert [log_in(site, attacker, "wrong") for _ in range(3)] == [200, 200, 429]
+    assert log_in(site, attacker, "right-Pass-7") == 429
     # ...but not ana on another machine, though nginx is the peer Daphne sees for both.
-    assert log_in(site, "127.0.0.3", "right-Pass-7") == 302
+    assert log_in(site, player, "right-Pass-7") == 302
 
     def sign_up(source: str, name: str) -> int:
         data = {
@@ -261,9 +267,9 @@ def test_throttling_sees_the_real_client_address_behind_nginx(deploy_site: Deplo
         }
         return site.visitor(source=source).post("/accounts/signup/", data, htmx=False).status
 
-    assert [sign_up("127.0.0.4", f"bot{n}") for n in range(3)] == [302, 302, 429]
-    assert sign_up("127.0.0.5", "dora") == 302
+    assert [sign_up(bot, f"bot{n}") for n in range(3)] == [302, 302, 429]
+    assert sign_up(person, "dora") == 302
     # The access log names the client, not the proxy.
     time.sleep(0.2)
     logs = "".join(log.read_text(errors="replace") for log in site.daphne_logs)
-    assert '"client":"127.0.0.4"' in logs
+    assert f'"client":"{bot}"' in logs
