@@ -29,7 +29,8 @@ import threading
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.sync import SyncToAsync
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connection
 
@@ -122,12 +123,14 @@ async def run_turn(game_id: int, version: int) -> bool:
     if not _claim(game_id, version):
         return False
     try:
-        job = await sync_to_async(build_job)(game_id, version)
+        # database_sync_to_async gives the connection back (to the pool) when done: this
+        # task may run in a thread of its own that nothing else would ever close.
+        job = await database_sync_to_async(build_job)(game_id, version)
         if job is None:
             return False
         loop = asyncio.get_running_loop()
         decision = await loop.run_in_executor(process_pool(), think, job)
-        return await sync_to_async(apply)(job, decision)
+        return await database_sync_to_async(apply)(job, decision)
     except Exception:
         logger.exception("computer turn failed for game %s at version %s", game_id, version)
         return False
