@@ -1,4 +1,5 @@
-"""PostgreSQL connections per Daphne process stay bounded under load (psycopg's pool).
+"""PostgreSQL connections per Daphne process stay bounded under load (psycopg's pool):
+pages and WebSocket viewers coming and going.
 
 The finding: with ``CONN_MAX_AGE=60`` every request thread under ASGI kept its own
 connection, 48-85 per process after 10-15 s of load, until PostgreSQL refused new ones
@@ -23,6 +24,7 @@ pytestmark = [pytest.mark.services]
 
 POOL_SIZE = 4
 CLIENTS = 24
+SOCKETS = 4
 SECONDS = 8.0
 
 
@@ -58,7 +60,16 @@ def test_connections_per_process_stay_bounded_under_load(
             with lock:
                 statuses[status] += 1
 
+    def watch() -> None:
+        # Viewers coming and going: each consumer reads the game for its snapshot.
+        while time.monotonic() < stop_at:
+            with visitor.websocket(f"/ws/games/{game.pk}/") as socket:
+                socket.recv(timeout=20)
+            with lock:
+                statuses[101] += 1
+
     threads = [threading.Thread(target=load) for _ in range(CLIENTS)]
+    threads += [threading.Thread(target=watch) for _ in range(SOCKETS)]
     for thread in threads:
         thread.start()
     held = []
@@ -71,6 +82,6 @@ def test_connections_per_process_stay_bounded_under_load(
     held.append(connections_named(app_name))
     print(f"requests by status: {dict(statuses)}; connections held (max, last): {max(held)}, {held[-1]}")
     assert sum(statuses.values()) >= CLIENTS, statuses
-    assert set(statuses) == {200}, statuses
+    assert set(statuses) == {200, 101}, statuses  # 101: a WebSocket opened and its snapshot read
     assert 1 <= max(held) <= POOL_SIZE, held
     assert held[-1] <= POOL_SIZE
