@@ -36,6 +36,7 @@ from accounts.middleware import supported
 from accounts.models import Block, Friendship, Rating, RatingChange, User
 from accounts.services import AccountError, grant_signup_coins
 from accounts.statement import statement
+from accounts.throttling import signup_allowed
 
 ENTRIES_PER_PAGE = 50
 
@@ -44,6 +45,12 @@ ENTRIES_PER_PAGE = 50
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if request.method == "POST" and not signup_allowed(request):
+        # Nothing is validated or created: the form comes back empty with the reason.
+        refusal = gettext("Too many sign-ups from your network. Please try again in an hour.")
+        return render(
+            request, "registration/signup.html", {"form": SignupForm(), "refusal": refusal}, status=429
+        )
     # Bound on every POST, even an empty one, so that it answers with "required" errors.
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():

@@ -28,6 +28,23 @@ def private_view(game: Game, state: Any) -> Any:
     return shown
 
 
+#: Fields that hold or determine the hidden tiles (racks, the bag and its order). Admin
+#: filters on them would let staff read an opponent's rack one letter at a time
+#: (``?state__racks__1__startswith=UG``), so no admin accepts a look-up through them,
+#: whatever the game's status: the answer's row count alone would tell.
+SECRET_FIELDS = frozenset({"state", "seed", "rack_before", "rack_after", "exchanged", "engine_record"})
+
+
+class NoSecretLookups:
+    """Refuse admin URL look-ups (list filters, ``?field__lookup=``) that pass through a
+    secret field; the admin answers them with 400 Bad Request."""
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if SECRET_FIELDS.intersection(lookup.split("__")):
+            return False
+        return super().lookup_allowed(lookup, value, request)  # type: ignore[misc]
+
+
 class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
@@ -37,7 +54,7 @@ class SeatInline(admin.TabularInline[Seat, Game]):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin[Game]):
+class GameAdmin(NoSecretLookups, admin.ModelAdmin[Game]):
     list_display = (
         "id",
         "language",
@@ -57,7 +74,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
     readonly_fields = (
         "state_shown",
         "version",
-        "seed",
+        "seed_shown",
         "turn_seat",
         "first_player",
         "end_reason",
@@ -70,7 +87,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "finished_at",
         "reminder_sent_at",
     )
-    exclude = ("state",)
+    exclude = ("state", "seed")
     actions = ["expire_due_games"]
 
     @admin.display(description=gettext_lazy("engine state"))
@@ -78,6 +95,11 @@ class GameAdmin(admin.ModelAdmin[Game]):
         return format_html(
             "<pre>{}</pre>", json.dumps(private_view(game, game.state), indent=1, ensure_ascii=False)
         )
+
+    @admin.display(description=gettext_lazy("random seed"))
+    def seed_shown(self, game: Game) -> str:
+        # The seed deals the bag: with it and the code anyone could replay the deal.
+        return str(game.seed) if game.status == Game.Status.FINISHED else str(HIDDEN)
 
     @admin.action(description=gettext_lazy("Time out lapsed turns and send due reminders (all games)"))
     def expire_due_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
@@ -90,7 +112,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin[Move]):
+class MoveAdmin(NoSecretLookups, admin.ModelAdmin[Move]):
     list_display = ("game", "number", "seat", "user", "kind", "score", "dictionary_version", "created_at")
     list_filter = ("kind",)
     search_fields = ("game__id", "user__username", "words_text")
@@ -119,7 +141,7 @@ class MoveAdmin(admin.ModelAdmin[Move]):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
+class ChatMessageAdmin(NoSecretLookups, admin.ModelAdmin[ChatMessage]):
     list_display = ("game", "author", "text", "created_at")
     search_fields = ("text", "author__username", "game__id")
     list_select_related = ("game", "author")

@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to the apps' consumers.
 
-WebSocket connections pass the allowed-hosts origin check and carry the Django
-session user in ``scope["user"]``; each consumer decides what that user may watch.
+WebSocket connections are logged (connect and disconnect, ``wordgame.middleware``), must
+come from this site's own origin (scheme, host and port) and carry the Django session user
+in ``scope["user"]``; each consumer decides what that user may watch.
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from wordgame.middleware import OriginValidator, WebSocketAccessLog  # noqa: E402
 from wordgame.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": OriginValidator(
+            AuthMiddlewareStack(WebSocketAccessLog(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )

@@ -9,10 +9,12 @@ With no environment variables set this is a development site: DEBUG on, SQLite i
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import django_stubs_ext
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -60,6 +62,12 @@ def database_from_url(url: str) -> dict[str, object]:
         name = unquote(parts.path.lstrip("/"))
         if not name:
             raise ImproperlyConfigured("DATABASE_URL names no database")
+        pool_min, pool_max = env_int("DB_POOL_MIN_SIZE", 2), env_int("DB_POOL_MAX_SIZE", 10)
+        if not 0 <= pool_min <= pool_max or pool_max < 1:
+            raise ImproperlyConfigured(
+                f"DB_POOL_MIN_SIZE ({pool_min}) must be between 0 and DB_POOL_MAX_SIZE ({pool_max}), "
+                "and DB_POOL_MAX_SIZE at least 1"
+            )
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
@@ -67,7 +75,22 @@ def database_from_url(url: str) -> dict[str, object]:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
-            "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 60),
+            # Django's psycopg pool, not persistent per-thread connections: under ASGI every
+            # request runs in a thread of its own, so CONN_MAX_AGE kept one connection per
+            # thread until PostgreSQL refused more. The pool bounds a process's connections
+            # (DB_POOL_MAX_SIZE); a request waits up to DB_POOL_TIMEOUT seconds for one.
+            # The pool requires CONN_MAX_AGE = 0 (a connection goes back after each request).
+            "CONN_MAX_AGE": 0,
+            "OPTIONS": {
+                "pool": {
+                    "min_size": pool_min,
+                    "max_size": pool_max,
+                    "timeout": env_int("DB_POOL_TIMEOUT", 10),
+                },
+            },
+            # With the pool this makes it check a connection as it hands it out: one that
+            # PostgreSQL dropped (a restart, pg_terminate_backend) is replaced, not failed
+            # on first use.
             "CONN_HEALTH_CHECKS": True,
         }
     if parts.scheme == "sqlite":
@@ -75,6 +98,28 @@ def database_from_url(url: str) -> dict[str, object]:
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite://)"
     )
+
+
+def redis_layer_host(url: str) -> dict[str, object]:
+    """channels-redis's connection settings for ``url``.
+
+    channels-redis waits for a message with a blocking read of up to 5 seconds
+    (``BZPOPMIN``), and redis-py 8 gives up any read after ``socket_timeout``, also 5
+    seconds by default: the two raced and every idle WebSocket was closed (code 1011)
+    every few seconds. The read timeout must be well above the blocking read.
+
+    No automatic retry: when Redis goes away, the blocking read must fail at once, so
+    the consumer ends and its client reconnects and joins its groups again (a restarted
+    Redis has lost them). A retried read would wait on, subscribed to nothing. Sends are
+    retried once instead, in ``wordgame.channel_layer.RedisChannelLayer``.
+    """
+    return {
+        "address": url,
+        "socket_timeout": 30,
+        "socket_connect_timeout": 5,
+        "socket_keepalive": True,
+        "health_check_interval": 30,
+    }
 
 
 DEBUG = env_bool("DEBUG", True)
@@ -108,6 +153,8 @@ INSTALLED_APPS = [
     "django_tasks_db",
     # django-ninja's templates and its bundled Swagger UI (the API docs load nothing from a CDN).
     "ninja",
+    "axes",
+    "csp",
     "accounts",
     "dictionaries",
     "games",
@@ -116,7 +163,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "wordgame.middleware.access_log",
     "django.middleware.security.SecurityMiddleware",
+    "wordgame.middleware.static_files",  # WhiteNoise, kept async-capable
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # Under /api/ every error is JSON, whoever produced it (the URL resolver, a 405, a 500).
@@ -129,6 +179,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.daily_bonus_middleware",
+    # Last, as django-axes requires: it turns a lock-out into the "too many attempts" page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "wordgame.urls"
@@ -174,33 +226,51 @@ else:
 CHANNEL_LAYERS: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 }
+CACHES: dict[str, dict[str, object]] = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url]},
+            "BACKEND": "wordgame.channel_layer.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_layer_host(redis_url)]},
         }
     }
-
-# The cache shared by every process (the API's rate limits): Redis when configured,
-# otherwise local memory (one process, as in development).
-CACHES: dict[str, dict[str, object]] = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "wordgame"}
-}
-if redis_url:
+    # Shared by every process: the sign-up rate limit and the API's rate limits count here,
+    # word strength keeps a position's play scores here.
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": "wordgame",
+            "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5, "retry_on_timeout": True},
         }
     }
+
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:lobby"
 LOGOUT_REDIRECT_URL = "home"
+
+# django-axes counts failed log-ins per user name and client address (in the database, so
+# every worker shares the count) and refuses that pair for a while after too many.
+AUTHENTICATION_BACKENDS = [
+    "accounts.throttling.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.throttling.locked_out"
+# The address Daphne reports (behind nginx, the client's, with --proxy-headers); the
+# sign-up rate limit uses the same.
+AXES_CLIENT_IP_CALLABLE = "accounts.throttling.client_ip"
+AXES_USERNAME_CALLABLE = "accounts.throttling.username_key"
+# Sign-up attempts (POSTs) allowed per client address per hour.
+SIGNUP_RATE_PER_HOUR = env_int("SIGNUP_RATE_PER_HOUR", 10)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -228,6 +298,20 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# WhiteNoise serves static files from the Django process (nginx serves them first in the
+# deploy/ configuration). In production they are compressed and their names hashed by
+# collectstatic; in development and tests they come from the source folders as they are,
+# so nothing needs collecting.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 
 # Built lexicons (memory-mapped word graphs) and the normalised word lists.
@@ -318,11 +402,46 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# HTTPS: redirect plain HTTP and send HSTS, both off until the site is really served over
+# HTTPS (HSTS is remembered by browsers for SECURE_HSTS_SECONDS). /healthz stays reachable
+# over plain HTTP for the load balancer's checks.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+
+# Content-Security-Policy (django-csp 4): only this site's own files. No inline script or
+# style anywhere (htmx's indicator styles are switched off in base.html), no eval; the
+# WebSocket ('self' covers ws: and wss: of this origin) and forms go only back here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"message": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        # One JSON object per line (wordgame.middleware): requests and WebSocket sessions.
+        "access": {"class": "logging.StreamHandler", "formatter": "message"},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # Daphne's runserver logs each request through its own handler already.
-    "loggers": {"django.channels.server": {"propagate": False}},
+    "loggers": {
+        # Daphne's runserver logs each request through its own handler already.
+        "django.channels.server": {"propagate": False},
+        "wordgame.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+    },
 }

@@ -70,3 +70,54 @@ def test_admin_hides_racks_and_bag_while_the_game_is_on(
         assert "hidden while the game is on" in page
     game_ana_ben.resign(ben, version=game_ana_ben.version)
     assert "JQXZKVW" in admin_client.get(reverse("admin:games_move_change", args=[move.pk])).text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("finished", [False, True])
+def test_admin_refuses_lookups_into_racks_bag_and_state(
+    admin_client: Client, ana: Any, ben: Any, game_ana_ben: Game, finished: bool
+) -> None:
+    """Filter look-ups through the state, the seed or a move's racks would tell staff an
+    opponent's rack one letter at a time (by the row count); they are refused always."""
+    from tests.games.helpers import set_racks
+
+    set_racks(game_ana_ben, ("UGJQXZK", "CATSEOD"))
+    game_ana_ben.refresh_from_db()
+    game_ana_ben.pass_turn(ana, version=game_ana_ben.version)
+    if finished:
+        game_ana_ben.resign(ben, version=game_ana_ben.version)
+    game_ana_ben.refresh_from_db()
+    bag_start = game_ana_ben.state["bag"][0]
+    games = reverse("admin:games_game_changelist")
+    moves = reverse("admin:games_move_changelist")
+    chat = reverse("admin:games_chatmessage_changelist")
+    for url in (
+        f"{games}?state__racks__1__startswith=CA",
+        f"{games}?state__racks__0__startswith=UG",
+        f"{games}?state__bag__startswith={bag_start}",
+        f"{games}?state__bag__0={bag_start}",
+        f"{games}?seed={game_ana_ben.seed}",
+        f"{games}?seed__gte=0",
+        f"{moves}?rack_after__startswith=UG",
+        f"{moves}?rack_before__contains=Q",
+        f"{moves}?exchanged__isnull=False",
+        f"{moves}?engine_record__rack__startswith=U",
+        f"{moves}?game__state__racks__1__startswith=CA",
+        f"{chat}?game__state__bag__startswith={bag_start}",
+    ):
+        response = admin_client.get(url)
+        assert response.status_code == 400, url
+        assert "CATSEOD" not in response.text
+    # Ordinary filters still work.
+    assert admin_client.get(f"{games}?status__exact=active").status_code == 200
+    assert admin_client.get(f"{moves}?kind__exact=pass").status_code == 200
+
+
+@pytest.mark.django_db
+def test_admin_hides_the_seed_while_the_game_is_on(
+    admin_client: Client, ben: Any, game_ana_ben: Game
+) -> None:
+    url = reverse("admin:games_game_change", args=[game_ana_ben.pk])
+    assert str(game_ana_ben.seed) not in admin_client.get(url).text
+    game_ana_ben.resign(ben, version=game_ana_ben.version)
+    assert str(game_ana_ben.seed) in admin_client.get(url).text
