@@ -18,9 +18,12 @@ from accounts.models import User
 from accounts.services import grant_daily_bonus
 
 
-def _due(user: object) -> TypeGuard[User]:
+def _due(user: object, path: str = "/") -> TypeGuard[User]:
     """Whether ``user`` may be owed today's bonus: a signed-in player whose row (loaded by
-    the authentication middleware anyway) records no bonus today. No query."""
+    the authentication middleware anyway) records no bonus today, on a page (the API's
+    requests are not pages: a bot earns no daily bonus). No query."""
+    if path.startswith("/api/"):
+        return False
     if not isinstance(user, User) or not user.is_authenticated or not user.is_active:
         return False
     return user.last_daily_bonus is None or user.last_daily_bonus < timezone.now().date()
@@ -50,7 +53,7 @@ def daily_bonus_middleware(
 
         async def async_middleware(request: HttpRequest) -> HttpResponse:
             user = await request.auser()
-            if _due(user):
+            if _due(user, request.path):
                 await sync_to_async(_grant)(request, user)
             response: Awaitable[HttpResponse] = get_response(request)
             return await response
@@ -59,7 +62,7 @@ def daily_bonus_middleware(
 
     def middleware(request: HttpRequest) -> HttpResponse:
         user = request.user
-        if _due(user):
+        if _due(user, request.path):
             _grant(request, user)
         response: HttpResponse = get_response(request)
         return response

@@ -67,9 +67,14 @@ class User(AbstractUser):
         return (self.shown_name[:1] or "?").upper()
 
     @property
+    def avatar_index(self) -> int:
+        """Which of the ``AVATAR_COLOURS`` is this player's (the CSS class ``avatar-cN``)."""
+        return zlib.crc32(str(self.pk).encode()) % len(AVATAR_COLOURS)
+
+    @property
     def avatar_colour(self) -> str:
         """A colour of its own per player, stable across renames (it follows the id)."""
-        return AVATAR_COLOURS[zlib.crc32(str(self.pk).encode()) % len(AVATAR_COLOURS)]
+        return AVATAR_COLOURS[self.avatar_index]
 
 
 class AppendOnlyError(Exception):

@@ -70,7 +70,7 @@ def test_profile_page(client: Client, ana: Any, ben: Any) -> None:
     assert "Member since" in html
     assert "Español" in html  # preferred game language
     assert "Português" in html  # interface language
-    assert f"background: {ana.avatar_colour}" in html
+    assert f"avatar-c{ana.avatar_index}" in html
     assert ">A</span>" in html  # the avatar's initial
     assert "ÑANDÚ (42)" in html
     assert "Add friend" in html

@@ -56,7 +56,7 @@ def test_an_idle_websocket_stays_open_for_a_minute(
             pytest.fail(f"unexpected message on an idle game: {message[:200]!r}")
         # Still live: ana's move reaches ben.
         pass_turn(server, ana, game)
-        assert "board" in receive_push(socket)
+        assert "scoreboard" in receive_push(socket)
 
 
 def test_a_redis_restart_costs_one_reconnect_and_no_error_page(
@@ -69,8 +69,8 @@ def test_a_redis_restart_costs_one_reconnect_and_no_error_page(
         for socket in (ana_socket, ben_socket):
             assert "board" in receive_push(socket)
         pass_turn(server, ana, game)  # the send connections are now pooled
-        for socket in (ana_socket, ben_socket):
-            assert "board" in receive_push(socket)
+        for socket in (ana_socket, ben_socket):  # a pass: the delta holds the scoreboard, no squares
+            assert "scoreboard" in receive_push(socket)
 
         private_redis.stop()
         # The server drops both sockets (not only the one whose read failed): their
@@ -89,7 +89,7 @@ def test_a_redis_restart_costs_one_reconnect_and_no_error_page(
         pass_turn(server, ben, game)
         pass_turn(server, ana, game)
         for socket in (ana_socket, ben_socket):
-            assert "board" in receive_push(socket)
-            assert "board" in receive_push(socket)
+            assert "scoreboard" in receive_push(socket)
+            assert "scoreboard" in receive_push(socket)
     for page in ("/", f"/games/{game.pk}/", "/games/", "/healthz"):
         assert server.visitor(ana).get(page).status == 200, page
