@@ -31,9 +31,9 @@ import pytest
 from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 
-from games.models import Game
+from games.models import Game, Move
 from tests.conftest import service_unavailable
-from tests.games.helpers import make_game
+from tests.games.helpers import make_computer_game, make_game
 from tests.production.conftest import (
     ARTIFACTS,
     ROOT,
@@ -195,9 +195,34 @@ def test_a_move_through_one_worker_reaches_a_player_on_the_other(
             f"/games/{game.pk}/pass/", {"version": version, "action_id": fresh_action_id()}
         )
         assert response.status == 200, response.text[-2000:]
-        # Whichever worker took the move, a socket on the other worker hears of it.
+        # Whichever worker took the move, a socket on the other worker hears of it (a
+        # pass: the delta holds the scoreboard).
         for socket in sockets:
-            assert "board" in fragment_ids(socket.recv(timeout=10))
+            assert "scoreboard" in fragment_ids(socket.recv(timeout=10))
+
+
+def test_a_computer_turn_completes_through_a_task_worker(deploy_site: DeploySite, ana: Any) -> None:
+    site = deploy_site
+    site.start_process(
+        "worker", [sys.executable, "manage.py", "db_worker", "--no-startup-delay", "--interval", "0.2"]
+    )
+    game = make_computer_game(ana, level="easy", racks=("CATSEOD", "DOGSEAT"))
+    with site.visitor(ana).websocket(f"/ws/games/{game.pk}/") as socket:
+        assert "board" in fragment_ids(socket.recv(timeout=10))
+        response = site.visitor(ana).post(
+            f"/games/{game.pk}/pass/", {"version": game.version, "action_id": fresh_action_id()}
+        )
+        assert response.status == 200, response.text[-2000:]
+        # The web worker only enqueued the computer's turn; the task worker plays it, once.
+        replies = Move.objects.filter(game=game, user__isnull=True)
+        deadline = time.monotonic() + 30
+        while not replies.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert replies.count() == 1
+        seen: set[str] = set()
+        while "scoreboard" not in seen or len(seen) < 2:
+            seen |= fragment_ids(socket.recv(timeout=10))
+        assert Game.objects.get(pk=game.pk).turn_seat == 0
 
 
 def test_pages_static_files_and_headers_through_nginx(deploy_site: DeploySite, ana: Any) -> None:
