@@ -145,6 +145,7 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
         level=level,
         public=body.public,
         rated=body.rated and mode != Game.Mode.COMPUTER,
+        extras=body.extras,
     )
     return Status(201, representation.full(representation.load(game.pk), user))
 

@@ -93,6 +93,7 @@ class NewGameIn(Body):
         default=None, description='The computer\'s level (with opponent "computer").'
     )
     public: StrictBool = Field(default=True, description="Whether other players may watch the game.")
+    extras: StrictBool = Field(default=True, description="Whether paid extras may be bought in this game.")
     rated: StrictBool = Field(
         default=False,
         description="A rated game (ratings change when it ends; no paid extras). Never against the computer.",

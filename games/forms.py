@@ -136,6 +136,12 @@ class NewGameForm(forms.Form):
         required=False,
         initial=True,
     )
+    extras = forms.BooleanField(
+        label=_("Allow paid extras"),
+        help_text=_("The tile bag, hindsight and word strength. Both players see which were bought."),
+        required=False,
+        initial=True,
+    )
     kind = forms.ChoiceField(
         label=_("Rated or casual"),
         choices=[("casual", _("Casual")), ("rated", _("Rated"))],

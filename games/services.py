@@ -38,6 +38,7 @@ def start_game(
     rematch_of: Game | None = None,
     public: bool = True,
     rated: bool = False,
+    extras: bool = True,
 ) -> Game:
     """Start a game for ``creator``:
 
@@ -66,17 +67,19 @@ def start_game(
                 raise GameError("bad_opponent")
             if is_blocked(creator, opponent):
                 raise GameError("blocked")
-            game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public, rated=rated)
+            game = _new_game(
+                creator, mode, language, rematch_of=rematch_of, public=public, rated=rated, extras=extras
+            )
             _deal(game, [creator, opponent], first=first, start=False)
             realtime.lobby_changed([opponent.pk, creator.pk])
         elif mode == Game.Mode.COMPUTER:
             if level not in Seat.Level.values:
                 raise GameError("bad_level")
-            game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public)
+            game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public, extras=extras)
             _deal(game, [creator, level], first=first, start=True)
             realtime.lobby_changed([creator.pk])
         elif mode == Game.Mode.RANDOM:
-            game = _join_or_open_seek(creator, language, public=public, rated=rated)
+            game = _join_or_open_seek(creator, language, public=public, rated=rated, extras=extras)
         else:
             raise GameError("bad_mode")
     return game
@@ -133,6 +136,7 @@ def _new_game(
     rematch_of: Game | None = None,
     public: bool = True,
     rated: bool = False,
+    extras: bool = True,
 ) -> Game:
     return Game.objects.create(
         language=language,
@@ -145,8 +149,8 @@ def _new_game(
         rematch_of=rematch_of,
         is_public=public,
         rated=rated,
-        # Rated games are played without paid aids.
-        extras_allowed=not rated,
+        # The creator's choice; rated games are played without paid aids.
+        extras_allowed=extras and not rated,
     )
 
 
@@ -177,7 +181,9 @@ def _lock_seeks(language: str) -> None:
             )
 
 
-def _join_or_open_seek(creator: Any, language: str, *, public: bool = True, rated: bool = False) -> Game:
+def _join_or_open_seek(
+    creator: Any, language: str, *, public: bool = True, rated: bool = False, extras: bool = True
+) -> Game:
     """Match with the oldest open seek in ``language``, or open one.
 
     Race safety: matching is serialised per language (a transaction-level advisory lock
@@ -201,7 +207,13 @@ def _join_or_open_seek(creator: Any, language: str, *, public: bool = True, rate
     )
     if seek is None:
         return _new_game(
-            creator, Game.Mode.RANDOM, language, status=Game.Status.OPEN, public=public, rated=rated
+            creator,
+            Game.Mode.RANDOM,
+            language,
+            status=Game.Status.OPEN,
+            public=public,
+            rated=rated,
+            extras=extras,
         )
     _deal(seek, [seek.created_by, creator], first=None, start=True)
     return seek
@@ -240,6 +252,7 @@ def _start_rematch(game: Game, user: Any, seat: int) -> Game:
             first=first,
             rematch_of=game,
             public=game.is_public,
+            extras=game.extras_allowed,
         )
     return start_game(
         creator=user,
@@ -249,6 +262,7 @@ def _start_rematch(game: Game, user: Any, seat: int) -> Game:
         first=first,
         rematch_of=game,
         public=game.is_public,
+        extras=game.extras_allowed,
         rated=game.rated,
     )
 

@@ -140,6 +140,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 level=data.get("level") or None,
                 public=bool(data.get("public")),
                 rated=bool(data.get("rated")),
+                extras=bool(data.get("extras")),
             )
         except GameError as exc:
             form.add_error(None, error_message(exc.code))

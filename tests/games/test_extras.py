@@ -304,3 +304,19 @@ def test_meanings_of_the_words_through_a_tapped_tile(ana: Any, ben: Any, game_an
     assert '<strong class="word">CAT</strong>' in client_for(ben).get(url + "?row=7&col=8").text
     assert "<strong" not in client_for(ben).get(url + "?row=0&col=0").text  # an empty square
     assert "<strong" not in client_for(ben).get(url + "?row=x&col=99").text
+
+
+@pytest.mark.django_db
+def test_the_creator_switches_paid_extras_off_and_a_rematch_keeps_it(ana: Any, ben: Any) -> None:
+    from django.urls import reverse
+
+    from games.services import rematch
+
+    client = client_for(ana)
+    client.post(reverse("games:new"), {"mode": "computer", "language": "en", "level": "easy", "extras": "on"})
+    client.post(reverse("games:new"), {"mode": "computer", "language": "en", "level": "easy"})
+    with_extras, without = Game.objects.order_by("pk")
+    assert with_extras.extras_allowed
+    assert not without.extras_allowed
+    without.resign(ana, version=without.version)
+    assert not rematch(game=Game.objects.get(pk=without.pk), user=ana).extras_allowed
