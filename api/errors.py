@@ -57,6 +57,8 @@ STATUS: dict[str, int] = {
     "extra_not_now": 409,
     "already_bought": 409,
     "bad_extra": 404,
+    "bad_format": 400,
+    "export_refused": 409,
     # 429: too many.
     "rate_limited": 429,
     "too_many_attempts": 429,

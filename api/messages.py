@@ -23,6 +23,8 @@ API_MESSAGES: dict[str, Promise] = {
     "bad_word": _("Send a word of at most 64 characters."),
     "too_many_tokens": _("You already have %(limit)s tokens. Revoke one before creating another."),
     "strength_not_bought": _("Buy word strength for this turn first (POST /games/ID/extras/word-strength)."),
+    "bad_format": _("Choose one of the formats: standings-csv, results-csv, json, tsh, gcg-zip, bundle."),
+    "export_refused": _("The files would be wrong: the pre-flight check refused them (see reasons)."),
     "server_error": _("Something went wrong on our side. Please try again later."),
 }
 

@@ -33,6 +33,7 @@ from api.models import ApiToken
 from api.ratelimit import LOOKUP, TOKEN
 from api.schemas import AccountOut, TokenIn, TokenOut, WordOut
 from api.stream import router as stream_router
+from api.tournaments import router as tournaments_router
 from dictionaries.lookup import look_up
 from games.models import Game, GameError
 
@@ -109,6 +110,7 @@ api = NinjaAPI(
 )
 api.add_router("/games", games_router)
 api.add_router("/stream", stream_router)
+api.add_router("/tournaments", tournaments_router)
 
 
 # ----- refusals, whoever raises them ------------------------------------------------------

@@ -58,9 +58,13 @@ def main() -> None:
         for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')} {platform.machine()} {platform.python_version()}, "
-          f"{len(positions)} positions, load {os.getloadavg()[0]:.1f}")
-    print("implementation blanks n  hindsight ms: median max  strength first ms: median max  later us: median max")
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M')} {platform.machine()} {platform.python_version()}, "
+        f"{len(positions)} positions, load {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        "implementation blanks n  hindsight ms: median max  strength first ms: median max  later us: median max"
+    )
     for name in movegen.IMPLEMENTATIONS:
         movegen.set_implementation(name)
         rows: dict[object, list[tuple[float, float, float]]] = {}
@@ -68,7 +72,9 @@ def main() -> None:
             board = tuple(p["board"])
             rack = p["rack"]
             look = fastest(
-                lambda: extras.hindsight(number=1, board=board, rack=rack, played={}, language="en", lexicon=lexicon),
+                lambda: extras.hindsight(
+                    number=1, board=board, rack=rack, played={}, language="en", lexicon=lexicon
+                ),
                 args.repeat,
             )
             first = fastest(
@@ -76,7 +82,9 @@ def main() -> None:
                 args.repeat,
             )
             scores = sorted(movegen.scores(board, rack, tileset=tiles, layout=geometry, lexicon=lexicon))
-            later = fastest(lambda: extras.strength(scores[len(scores) // 2] if scores else 0, scores), args.repeat)
+            later = fastest(
+                lambda: extras.strength(scores[len(scores) // 2] if scores else 0, scores), args.repeat
+            )
             rows.setdefault(p["blanks"], []).append((look, first, later))
             rows.setdefault("all", []).append((look, first, later))
         for blanks, values in rows.items():

@@ -21,6 +21,14 @@ import pytest
 from tests.factories import make_user
 
 PURE_DIRS = ("engine", "lexicons")
+
+# Parallel workers (pytest -n) share one Redis: each keeps its own channel groups and cache
+# keys, it and the servers it starts (they inherit the environment), so that game 5 of one
+# worker's database is never game 5 of another's.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER:
+    os.environ.setdefault("CHANNEL_LAYER_PREFIX", f"asgi-{XDIST_WORKER}")
+    os.environ.setdefault("CACHE_KEY_PREFIX", f"wordgame-{XDIST_WORKER}")
 IMMEDIATE_TASKS = {
     "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["default"]}
 }
@@ -78,6 +86,14 @@ def _fast_settings(settings: Any) -> None:
     settings.SIGNUP_RATE_PER_HOUR = 1000
     if not os.environ.get("REDIS_URL"):
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    elif XDIST_WORKER:
+        # In case the settings were read before this module set the prefixes.
+        layer = settings.CHANNEL_LAYERS["default"]
+        settings.CHANNEL_LAYERS = {
+            "default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": f"asgi-{XDIST_WORKER}"}}
+        }
+        cache = settings.CACHES["default"]
+        settings.CACHES = {"default": {**cache, "KEY_PREFIX": f"wordgame-{XDIST_WORKER}"}}
 
 
 @pytest.fixture(autouse=True)

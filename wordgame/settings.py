@@ -233,7 +233,11 @@ if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "wordgame.channel_layer.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_layer_host(redis_url)]},
+            "CONFIG": {
+                "hosts": [redis_layer_host(redis_url)],
+                # Sites (or parallel test runs) sharing one Redis keep their groups apart.
+                "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi"),
+            },
         }
     }
     # Shared by every process: the sign-up rate limit and the API's rate limits count here,
@@ -242,7 +246,7 @@ if redis_url := os.environ.get("REDIS_URL"):
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": redis_url,
-            "KEY_PREFIX": "wordgame",
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "wordgame"),
             "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5, "retry_on_timeout": True},
         }
     }
