@@ -54,7 +54,7 @@ typecheck: install-dev
 	$(PY) -m mypy .
 
 pytest: install-dev
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
 
 ## make test: install dev requirements, ruff, mypy (--strict on engine/), pytest
 test: lint typecheck pytest
