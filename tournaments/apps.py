@@ -1,7 +1,16 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
+
+
+def restore_organisers_group(**kwargs: Any) -> None:
+    from tournaments.services import ensure_organisers_group
+
+    ensure_organisers_group()
 
 
 class TournamentsConfig(AppConfig):
@@ -19,3 +28,6 @@ class TournamentsConfig(AppConfig):
         register_after_commit(on_game_committed)
         # setup_site --demo also loads the finished demo tournament.
         register_demo_loader(load_demo_tournament)
+        # The "Organisers" group exists after every migrate and flush (framework plumbing,
+        # like Django's own permissions; the migration creates it first).
+        post_migrate.connect(restore_organisers_group, sender=self, dispatch_uid="tournaments.organisers")

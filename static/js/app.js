@@ -1047,6 +1047,10 @@
     localiseTimes();
     const root = document.getElementById("game");
     if (root && !root.wordgame) root.wordgame = new Game(root);
+    // On the game page notices float over the board (app.css): let them go after a while.
+    if (root) {
+      document.querySelectorAll("#messages .message").forEach((m) => window.setTimeout(() => m.remove(), 8000));
+    }
   }
   document.addEventListener("htmx:afterSettle", syncNewGameForm);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

@@ -155,10 +155,13 @@ def open_page(browser: Any, server_url: str, live_db: None) -> Iterator[Any]:
         language: str | None = None,
         console: list[str] | None = None,
         setup: Callable[[Any], None] | None = None,
+        bypass_csp: bool = False,
     ) -> Any:
         """``language``: the interface language (the language cookie); ``console``: a
         list that collects the page's console messages ("type: text"); ``setup``: called
-        with the page before it loads (e.g. to route its WebSocket)."""
+        with the page before it loads (e.g. to route its WebSocket); ``bypass_csp``: let
+        the test's own scripts run in the page (string predicates, injected helpers) under
+        the site's strict Content-Security-Policy."""
         client = Client()
         client.force_login(user)
         context = browser.new_context(
@@ -167,6 +170,7 @@ def open_page(browser: Any, server_url: str, live_db: None) -> Iterator[Any]:
             is_mobile=touch,
             device_scale_factor=1,
             locale="en-GB",
+            bypass_csp=bypass_csp,
         )
         cookies = [
             {

@@ -50,6 +50,7 @@ def test_desktop_board_is_the_largest_thing_and_fits_with_rack_and_actions(
 ) -> None:
     game = in_thread(make_game, ana, ben, racks=("CATSEOD", "AEIOULN"))
     page = open_page(ana, f"/games/{game.pk}/", viewport=DESKTOP, language=language)
+    viewport_shot(page, f"layout-desktop-1280x800-{language}")
     board = box(page, "#board .board-grid")
     # About 450 px before; now the window's height decides, less what must fit under it.
     assert board["width"] >= 520
@@ -65,7 +66,6 @@ def test_desktop_board_is_the_largest_thing_and_fits_with_rack_and_actions(
         assert found["y"] + found["height"] <= DESKTOP["height"], selector
     assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
     assert page.evaluate("window.scrollY") == 0
-    viewport_shot(page, f"layout-desktop-1280x800-{language}")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -138,7 +138,7 @@ def sync_version(page: Page) -> int:
 def test_answer_arriving_after_the_push_is_still_swapped(open_page: Any, ana: Any, ben: Any) -> None:
     game = in_thread(make_game, ana, ben, racks=("CATSEOD", "AEIOULN"))
     console: list[str] = []
-    page = open_page(ana, f"/games/{game.pk}/", console=console)
+    page = open_page(ana, f"/games/{game.pk}/", console=console, bypass_csp=True)
     held = hold_answers(page)
     page.evaluate(RECORDER)
     lay(page, CAT)
@@ -167,7 +167,7 @@ def test_push_arriving_after_the_answer_is_dropped_and_the_next_applies(
     game = in_thread(make_game, ana, ben, racks=("CATSEOD", "AEIOULN"))
     console: list[str] = []
     socket = HeldSocket()
-    page = open_page(ana, f"/games/{game.pk}/", console=console, setup=socket.attach)
+    page = open_page(ana, f"/games/{game.pk}/", console=console, setup=socket.attach, bypass_csp=True)
     other = open_page(ben, f"/games/{game.pk}/")
     page.evaluate(RECORDER)
     lay(page, CAT)
@@ -200,7 +200,7 @@ def test_refusal_in_the_answer_is_shown_whichever_arrives_first(
     game = in_thread(make_game, ana, ben, racks=("CATSEOD", "AEIOULN"))
     console: list[str] = []
     socket = HeldSocket()
-    page = open_page(ana, f"/games/{game.pk}/", console=console, setup=socket.attach)
+    page = open_page(ana, f"/games/{game.pk}/", console=console, setup=socket.attach, bypass_csp=True)
     other_tab = open_page(ana, f"/games/{game.pk}/")
     lay(page, CAT)
     # ana plays CAT in her other tab first; this tab does not hear of it yet.
