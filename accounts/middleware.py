@@ -55,6 +55,9 @@ def daily_bonus_middleware(
             user = await request.auser()
             if _due(user, request.path):
                 await sync_to_async(_grant)(request, user)
+                # The page renders request.user, a lazy copy of its own: it must show the
+                # balance with today's bonus, not the one read before it.
+                request.user = user
             response: Awaitable[HttpResponse] = get_response(request)
             return await response
 

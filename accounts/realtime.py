@@ -7,6 +7,7 @@ only; ``accounts.consumers.UserConsumer`` re-reads the database and renders.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -14,6 +15,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 BALANCE_CHANGED = "balance.changed"
+logger = logging.getLogger(__name__)
 
 
 def user_group(user_id: int) -> str:
@@ -21,9 +23,15 @@ def user_group(user_id: int) -> str:
 
 
 def _send(group: str, event: dict[str, Any]) -> None:
+    """Send one event; a failure (Redis down) is logged, never the request's error: the
+    change is committed, and the header catches up when its socket reconnects."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
         async_to_sync(layer.group_send)(group, event)
+    except Exception:
+        logger.exception("live update to %s failed (%s)", group, event.get("type"))
 
 
 def balance_changed(user_id: int) -> None:
