@@ -4,6 +4,7 @@ partials their own viewer may see (STYLE.md 3.7). No game logic, no writes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections import Counter, OrderedDict
@@ -132,7 +133,13 @@ class SharedPushes:
             self.players.clear()
 
     async def push(
-        self, game_id: int, kind: str, language: str, viewer: Any, since: rendering.Shown | None, version: int | None
+        self,
+        game_id: int,
+        kind: str,
+        language: str,
+        viewer: Any,
+        since: rendering.Shown | None,
+        version: int | None,
     ) -> tuple[str, rendering.Shown]:
         self._here()
         key: PushKey = (game_id, kind, language, since.version if since else None, version)
@@ -182,10 +189,8 @@ class SharedPushes:
         if not self.players[game_id]:
             return
         _done, event = self._turn(game_id, version)
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), self.PLAYERS_FIRST_WAIT)
-        except TimeoutError:
-            pass
 
 
 shared_pushes = SharedPushes()
