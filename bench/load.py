@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -172,7 +173,8 @@ def make_games(count: int, spectator_users: int) -> tuple[list[dict[str, Any]], 
         game.accept(b, version=game.version)
         games.append({"id": game.pk, "sessions": [session_cookie(a), session_cookie(b)]})
     watchers = [
-        session_cookie(User.objects.create_user(f"lb{run}w{i}", password=None)) for i in range(spectator_users)
+        session_cookie(User.objects.create_user(f"lb{run}w{i}", password=None))
+        for i in range(spectator_users)
     ]
     return games, watchers
 
@@ -207,13 +209,13 @@ def choose_action(game_id: int) -> dict[str, Any] | None:
 
 
 def resign_all(game_ids: list[int]) -> None:
-    from games.models import Game
+    import engine
+    from games.models import Game, GameError
 
     for game in Game.objects.filter(pk__in=game_ids, status=Game.Status.ACTIVE):
-        try:
-            game.resign(game.seat_user(game.turn_seat), version=game.version)
-        except Exception:  # a game that just ended: nothing to do
-            pass
+        # A game that ended meanwhile refuses: nothing to do.
+        with contextlib.suppress(GameError, engine.IllegalMove):
+            game.resign(game.seat_user(game.turn_seat or 0), version=game.version)
 
 
 # ----- the clients ----------------------------------------------------------------------
@@ -296,6 +298,7 @@ async def play_game(
     think: float,
     sequential: bool,
 ) -> None:
+    import httpx
     from asgiref.sync import sync_to_async
 
     rng = random.Random(game["id"])
@@ -314,7 +317,7 @@ async def play_game(
                     stats.errors.append(f"chat {answer.status_code}")
                 else:
                     stats.chats += 1
-            except Exception as error:
+            except httpx.HTTPError as error:
                 stats.errors.append(f"chat {type(error).__name__}")
             continue
         action = await sync_to_async(choose_action)(game["id"])
@@ -328,7 +331,7 @@ async def play_game(
             answer = await clients[seat].post(
                 f"/games/{game['id']}/{path}/", data=action, headers={"HX-Request": "true"}
             )
-        except Exception as error:
+        except httpx.HTTPError as error:
             stats.errors.append(f"move {type(error).__name__}")
             continue
         if answer.status_code != 200:
@@ -355,6 +358,7 @@ def cpu_snapshot(pids: list[int]) -> dict[int, float]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     import httpx
+    import websockets
     from asgiref.sync import sync_to_async
 
     one_game = args.one_game is not None
@@ -392,7 +396,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 players.append(Socket(f"ws://127.0.0.1:{port}/ws/games/{game['id']}/", cookie, origin, stats))
                 client = httpx.AsyncClient(
                     base_url=origin,
-                    headers={"Cookie": cookie, "X-CSRFToken": csrf, "Origin": origin, "Referer": origin + "/"},
+                    headers={
+                        "Cookie": cookie,
+                        "X-CSRFToken": csrf,
+                        "Origin": origin,
+                        "Referer": origin + "/",
+                    },
                     limits=limits,
                     timeout=30,
                 )
@@ -404,7 +413,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 cookie = f"sessionid={watchers[(k + game['id']) % len(watchers)]}"
                 spectators.append(
                     Socket(
-                        f"ws://127.0.0.1:{port}/ws/games/{game['id']}/", cookie, f"http://127.0.0.1:{port}", stats
+                        f"ws://127.0.0.1:{port}/ws/games/{game['id']}/",
+                        cookie,
+                        f"http://127.0.0.1:{port}",
+                        stats,
                     )
                 )
             plan.append((game, players, spectators, pair))
@@ -415,7 +427,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             async with gate:
                 try:
                     await s.open()
-                except Exception as error:
+                except (OSError, TimeoutError, websockets.WebSocketException) as error:
                     stats.errors.append(f"connect {type(error).__name__}")
 
         connect_start = time.perf_counter()
@@ -430,10 +442,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         started = time.perf_counter()
         until = started + args.seconds
         await asyncio.gather(
-            *(
-                play_game(g, ps, ss, pair, stats, until, args.think, one_game)
-                for g, ps, ss, pair in plan
-            )
+            *(play_game(g, ps, ss, pair, stats, until, args.think, one_game) for g, ps, ss, pair in plan)
         )
         elapsed = time.perf_counter() - started
         stats.measuring = False
@@ -488,7 +497,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--connections", type=int, default=100)
     parser.add_argument("--spectators", type=int, default=3, help="spectators per game (besides 2 players)")
     parser.add_argument("--one-game", type=int, default=None, metavar="N", help="one game with N spectators")
