@@ -9,6 +9,10 @@ game spread over the workers so moves cross between processes through Redis). Fo
 generator finds, or a pass) after a random think time (``--think`` seconds on average),
 and one action in ten is a chat line instead.
 
+The servers run with ``DB_CONN_MAX_AGE=0`` and a 30 s Redis read timeout (see
+``SERVER_ENV`` and ``server_redis_url``): the two faults of issue 14's first point, which
+would otherwise close idle sockets every 5 s and exhaust PostgreSQL's connections.
+
 It reports the time from a move's POST to its arrival on the opponent's socket (and on
 the spectators' sockets), p50/p95/p99; moves per second; errors (HTTP answers other
 than 200, failed connects, moves that never arrived); dropped sockets (closed by the
@@ -62,7 +66,20 @@ SERVER_ENV = {
     "SECRET_KEY": SECRET,
     "ALLOWED_HOSTS": "127.0.0.1",
     "SECURE_COOKIES": "0",
+    # Until the production settings (issue 14, point 1: a bounded connection pool) are
+    # in: no persistent connection per request thread, which under load holds more
+    # connections than PostgreSQL allows. Set DB_CONN_MAX_AGE to measure otherwise.
+    "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "0"),
 }
+
+
+def server_redis_url(url: str) -> str:
+    """The channel layer's Redis URL for the servers, with a read timeout longer than
+    channels-redis's 5 s blocking read (issue 14, point 1: redis-py 8's default of 5 s
+    closes idle sockets), unless the URL sets one."""
+    if "socket_timeout" in url:
+        return url
+    return url + ("&" if "?" in url else "?") + "socket_timeout=30"
 
 
 def local_only(url: str, name: str) -> None:
@@ -109,7 +126,13 @@ def proc_rss_mb(pid: int) -> float:
 
 
 def start_daphne(port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, **SERVER_ENV, "DJANGO_SETTINGS_MODULE": "wordgame.settings", "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        **SERVER_ENV,
+        "REDIS_URL": server_redis_url(os.environ["REDIS_URL"]),
+        "DJANGO_SETTINGS_MODULE": "wordgame.settings",
+        "PYTHONPATH": str(ROOT),
+    }
     with log.open("wb") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "wordgame.asgi:application"],
@@ -505,7 +528,7 @@ def main() -> None:
     parser.add_argument("--one-game", type=int, default=None, metavar="N", help="one game with N spectators")
     parser.add_argument("--workers", type=int, default=1, choices=(1, 2, 3, 4))
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--think", type=float, default=5.0, help="mean seconds between a game's actions")
+    parser.add_argument("--think", type=float, default=10.0, help="mean seconds between a game's actions")
     args = parser.parse_args()
     for name in ("DATABASE_URL", "REDIS_URL"):
         url = os.environ.get(name)
