@@ -113,7 +113,7 @@ class SharedPushes:
     until every seated player's socket in this process has handled the change, so a
     crowd of spectators never delays the opponent."""
 
-    KEEP = 512
+    KEEP = 256
     PLAYERS_FIRST_WAIT = 0.3
 
     def __init__(self) -> None:
