@@ -3,8 +3,11 @@ partials their own viewer may see (STYLE.md 3.7). No game logic, no writes."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -92,6 +95,111 @@ class ViewerConsumer(AsyncWebsocketConsumer):
         return True
 
 
+PushKey = tuple[int, str, str, int | None, int | None]
+
+
+class SharedPushes:
+    """One process's game pushes, rendered once for all its sockets that see the same
+    thing (issue 14, point 2): per change, one render per seated player and one per
+    interface language for all spectators (``rendering.viewer_kind``), however many
+    sockets there are; and the players' renders first.
+
+    A render is keyed by (game, viewer kind, language, version the socket shows, version
+    the event announced) and shared while it runs and for the next ``KEEP`` changes, so
+    sockets handling the same event never render it twice. Snapshots on connect and
+    resync (event version None) are only shared while they run, so none is stale.
+
+    Players first: a spectator's socket waits (at most ``PLAYERS_FIRST_WAIT`` seconds)
+    until every seated player's socket in this process has handled the change, so a
+    crowd of spectators never delays the opponent."""
+
+    KEEP = 256
+    PLAYERS_FIRST_WAIT = 0.3
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.renders: OrderedDict[PushKey, asyncio.Future[tuple[str, rendering.Shown]]] = OrderedDict()
+        self.players: Counter[int] = Counter()  # game id -> seated players' sockets here
+        self.handled: OrderedDict[tuple[int, int], tuple[list[int], asyncio.Event]] = OrderedDict()
+        self.count = 0  # renders started (what the tests and the benchmark look at)
+
+    def _here(self) -> None:
+        """Futures and events belong to one event loop (tests run one per test)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:
+            self.loop = loop
+            self.renders.clear()
+            self.handled.clear()
+            self.players.clear()
+
+    async def push(
+        self,
+        game_id: int,
+        kind: str,
+        language: str,
+        viewer: Any,
+        since: rendering.Shown | None,
+        version: int | None,
+    ) -> tuple[str, rendering.Shown]:
+        self._here()
+        key: PushKey = (game_id, kind, language, since.version if since else None, version)
+        render = self.renders.get(key)
+        if render is None:
+
+            def run() -> tuple[str, rendering.Shown]:
+                with translation.override(language):
+                    return rendering.shared_push(game_id, viewer, since)
+
+            self.count += 1
+            render = asyncio.ensure_future(database_sync_to_async(run)())
+            self.renders[key] = render
+            render.add_done_callback(lambda done: self._settled(key, done, keep=version is not None))
+        html, shown = await asyncio.shield(render)
+        return rendering.with_action_id(html), shown
+
+    def _settled(self, key: PushKey, render: asyncio.Future[Any], *, keep: bool) -> None:
+        if not keep or render.cancelled() or render.exception() is not None:
+            if self.renders.get(key) is render:
+                del self.renders[key]
+            return
+        while len(self.renders) > self.KEEP:
+            self.renders.popitem(last=False)
+
+    def _turn(self, game_id: int, version: int) -> tuple[list[int], asyncio.Event]:
+        turn = self.handled.get((game_id, version))
+        if turn is None:
+            turn = self.handled[(game_id, version)] = ([0], asyncio.Event())
+            while len(self.handled) > self.KEEP:
+                self.handled.popitem(last=False)
+        return turn
+
+    def player_joined(self, game_id: int, delta: int) -> None:
+        self._here()
+        self.players[game_id] += delta
+        if self.players[game_id] <= 0:
+            del self.players[game_id]
+
+    def player_handled(self, game_id: int, version: int) -> None:
+        done, event = self._turn(game_id, version)
+        done[0] += 1
+        if done[0] >= self.players[game_id]:
+            event.set()
+
+    async def after_players(self, game_id: int, version: int) -> None:
+        if not self.players[game_id]:
+            return
+        _done, event = self._turn(game_id, version)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), self.PLAYERS_FIRST_WAIT)
+
+
+shared_pushes = SharedPushes()
+
+
+def is_seat(kind: str) -> bool:
+    return kind.startswith("seat-")
+
+
 class GameConsumer(ViewerConsumer):
     """``/ws/games/<id>/``: the live game for one viewer (player or spectator).
 
@@ -101,6 +209,9 @@ class GameConsumer(ViewerConsumer):
 
     game_id: int
     shown: rendering.Shown | None = None
+    kind: str = ""  # rendering.viewer_kind: who else sees exactly what this viewer sees
+    kind_fixed: bool = False
+    counted: bool = False  # counted in shared_pushes.players
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -114,10 +225,40 @@ class GameConsumer(ViewerConsumer):
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
 
+    async def disconnect(self, code: int) -> None:
+        if self.counted:
+            shared_pushes.player_joined(self.game_id, -1)
+            self.counted = False
+        await super().disconnect(code)
+
+    async def viewer_kind(self) -> str:
+        """This viewer's kind, looked up again until the game has started."""
+        if not self.kind_fixed:
+            self.kind, self.kind_fixed = await database_sync_to_async(rendering.viewer_kind)(
+                self.game_id, self.scope.get("user")
+            )
+            if is_seat(self.kind) != self.counted:
+                self.counted = is_seat(self.kind)
+                shared_pushes.player_joined(self.game_id, 1 if self.counted else -1)
+        return self.kind
+
     async def game_changed(self, event: dict[str, Any]) -> None:
-        await self.send_update(self.shown)
+        version = event.get("version")
+        kind = await self.viewer_kind()
+        if not isinstance(version, int):
+            await self.send_update(self.shown, None)
+        elif is_seat(kind):
+            try:
+                await self.send_update(self.shown, version)
+            finally:
+                shared_pushes.player_handled(self.game_id, version)
+        else:
+            await shared_pushes.after_players(self.game_id, version)
+            await self.send_update(self.shown, version)
 
     async def chat_posted(self, event: dict[str, Any]) -> None:
+        if not is_seat(await self.viewer_kind()):
+            return  # chat is for the players only: nothing to render
         html = await self.render(rendering.chat_fragment, self.game_id, self.scope["user"])
         if html:
             await self.send(text_data=html)
@@ -128,25 +269,24 @@ class GameConsumer(ViewerConsumer):
 
     async def push(self) -> None:
         """The full snapshot (on connect and on ``resync``)."""
-        await self.send_update(None)
+        await self.send_update(None, None)
 
-    async def send_update(self, since: rendering.Shown | None) -> None:
+    async def send_update(self, since: rendering.Shown | None, version: int | None) -> None:
         # Handlers run one at a time per connection, so ``shown`` is always what this
         # socket sent last.
-        html, self.shown = await self.render_push(since)
+        html, self.shown = await self.render_push(since, version)
         if html:
             await self.send(text_data=html)
 
-    async def render_push(self, since: rendering.Shown | None) -> tuple[str, rendering.Shown]:
+    async def render_push(
+        self, since: rendering.Shown | None, version: int | None
+    ) -> tuple[str, rendering.Shown]:
+        """Rendered once for every socket of this process showing the same kind of
+        viewer, language and version (``SharedPushes``)."""
         if not self.language:
             self.language = viewer_language(self.scope)
-        user = self.scope["user"]
-
-        def render() -> tuple[str, rendering.Shown]:
-            with translation.override(self.language):
-                return rendering.push(self.game_id, user, since)
-
-        return await database_sync_to_async(render)()
+        kind = await self.viewer_kind()
+        return await shared_pushes.push(self.game_id, kind, self.language, self.scope["user"], since, version)
 
 
 class AnalysisConsumer(ViewerConsumer):

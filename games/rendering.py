@@ -601,13 +601,53 @@ def push(game_id: int, viewer: Any, since: Shown | None) -> tuple[str, Shown]:
     """What a consumer sends ``viewer`` after a change, given what it sent last
     (``since``; None on connect and on resync): nothing when the page already shows this
     version, a delta when the game moved on by exactly one version, else the snapshot."""
-    context = game_context(load_game(game_id), viewer, oob=True)
+    html, now = shared_push(game_id, viewer, since)
+    return with_action_id(html), now
+
+
+#: Stands for the move panel's ``action_id`` in a push rendered once for several
+#: sockets; each socket puts a fresh one in its own copy (``with_action_id``), so two
+#: tabs of one player never share an action id.
+ACTION_ID_MARK = "0" * 20 + "5ac7" + "0" * 8
+
+
+def shared_push(game_id: int, viewer: Any, since: Shown | None) -> tuple[str, Shown]:
+    """:func:`push` for every viewer of the same kind (:func:`viewer_kind`) at once: the
+    same fragments, with ``ACTION_ID_MARK`` where the action id goes."""
+    context = game_context(load_game(game_id), viewer, oob=True, action_id=ACTION_ID_MARK)
     now = Shown.of(context)
     if since is not None and since.version == now.version:
         return "", since
     if since is None or not since.followed_by(now):
         return render_partials(snapshot_names(context), context), now
     return delta(context, since, now), now
+
+
+def with_action_id(html: str) -> str:
+    """One socket's copy of a shared push, with its own action id."""
+    return html.replace(ACTION_ID_MARK, uuid.uuid4().hex) if ACTION_ID_MARK in html else html
+
+
+SPECTATOR = "spectator"
+
+
+def viewer_kind(game_id: int, viewer: Any) -> tuple[str, bool]:
+    """Which viewers of the game see exactly the same fragments as ``viewer``: ``seat-N``
+    for the player in seat N; ``spectator`` for anyone else (signed in or not: the
+    page shows them no rack, no chat and no action), except the creator of a game not
+    yet started, who may cancel it (``user-<id>``). The second value says whether this
+    can still change (it cannot once the game has started: seats are then fixed)."""
+    game = Game.objects.only("status", "created_by_id").get(pk=game_id)
+    fixed = game.status in (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.DECLINED)
+    user_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) else None
+    if user_id is None:
+        return SPECTATOR, fixed
+    seat = Seat.objects.filter(game_id=game_id, user_id=user_id).values_list("index", flat=True).first()
+    if seat is not None:
+        return f"seat-{seat}", fixed
+    if user_id == game.created_by_id:
+        return f"user-{user_id}", fixed
+    return SPECTATOR, fixed
 
 
 def chat_fragment(game_id: int, viewer: Any) -> str:
