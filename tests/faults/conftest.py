@@ -85,6 +85,33 @@ def private_redis(postgres: None) -> Iterator[PrivateRedis]:
         redis.kill()
 
 
+_collected: dict[str, str] = {}
+
+
+def static_root() -> str:
+    """Static files collected once per test run: with DEBUG off the pages name hashed files
+    (WhiteNoise's manifest), as in production."""
+    if "root" not in _collected:
+        root = ROOT / "var" / f"test-static-{os.getpid()}"
+        done = subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env={
+                **os.environ,
+                "DEBUG": "0",
+                "SECRET_KEY": "collectstatic",
+                "ALLOWED_HOSTS": "127.0.0.1",
+                "STATIC_ROOT": str(root),
+            },
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        _collected["root"] = str(root)
+    return _collected["root"]
+
+
 class Daphne:
     """One Daphne worker on the test database and the private Redis."""
 
@@ -101,6 +128,7 @@ class Daphne:
             "PYTHONPATH": str(ROOT),
             "REDIS_URL": redis_url,
             "DEBUG": "0",
+            "STATIC_ROOT": static_root(),
             "SECRET_KEY": secret,
             "ALLOWED_HOSTS": "127.0.0.1",
             "SECURE_COOKIES": "0",
