@@ -391,7 +391,10 @@ def extras_panel(game: Game, viewer: Any, seat: int, state: engine.GameState | N
             "code": code,
             "label": str(extras.LABELS[code]),
             "price": extras.price(code),
-            "can_buy": game.extras_allowed and when is not None and purchase is None and not state.over,
+            # The button stays while the game is on (the rule table refuses it outside the
+            # extra's period, with the reason): the panel changes only with a purchase, so
+            # a move's push need not carry it.
+            "can_buy": game.extras_allowed and purchase is None and not state.over,
             "bought": purchase is not None,
             "move": when,
         }
@@ -523,6 +526,7 @@ class Shown:
     moves: int
     rack: str  # the viewer's own rack ("" for spectators)
     aids: int = 0  # extras bought so far, by either player
+    extras: str = ""  # the viewer's own extras: which are bought for their period now
 
     @classmethod
     def of(cls, context: dict[str, Any]) -> Shown:
@@ -534,6 +538,7 @@ class Shown:
             moves=len(context["moves"]),
             rack=context["rack_letters"],
             aids=len(context["aids"]),
+            extras=",".join(f"{x['code']}:{x['bought']}:{x['can_buy']}" for x in context["extras"]),
         )
 
     def followed_by(self, now: Shown) -> bool:
@@ -573,13 +578,16 @@ def delta(context: dict[str, Any], before: Shown, now: Shown) -> str:
         parts.append(render_to_string(PARTIALS["square"], {"sq": grid[r][c], "square_oob": True}))
     names = ["scoreboard", "move_panel"]
     ended = now.status != before.status
-    if ended or (before.moves == 0 and now.moves):
-        # The first line replaces "No moves yet"; at the end every line shows its racks.
+    if before.moves == 0 and now.moves:
+        # The first line replaces "No moves yet". (At the end the racks of every line are
+        # public, but a reload or the replay shows them: resending the whole log would
+        # make the last push of a game the largest of all.)
         names.append("move_log")
     if now.aids != before.aids:
         names.append("aids")
     if context["viewer_seat"] is not None:
-        names.append("extras")
+        if now.extras != before.extras:
+            names.append("extras")
         if ended:
             names.append("rack")
         elif now.rack != before.rack:
@@ -587,7 +595,7 @@ def delta(context: dict[str, Any], before: Shown, now: Shown) -> str:
     if ended:
         names.append("game_over")
     parts.append(render_partials(names, context))
-    if not ended and 0 < before.moves < now.moves:
+    if 0 < before.moves < now.moves:
         parts.append(
             render_to_string(
                 PARTIALS["move_list"],

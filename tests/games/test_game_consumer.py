@@ -178,7 +178,7 @@ async def test_viewer_that_missed_a_version_gets_the_full_snapshot(ana: Any, ben
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("close_db_connection")
-async def test_delta_at_the_end_brings_the_banner_and_the_whole_log(ana: Any, ben: Any, cleo: Any) -> None:
+async def test_delta_at_the_end_brings_the_banner_and_the_last_line(ana: Any, ben: Any, cleo: Any) -> None:
     game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "SJQXZKV"))
     await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
     sockets = await connect_all(game, {"ana": ana, "cleo": cleo})
@@ -191,7 +191,8 @@ async def test_delta_at_the_end_brings_the_banner_and_the_whole_log(ana: Any, be
             assert f'data-base="{game.version - 1}"' in html, name
             assert 'id="game-over"' in html, name
             assert "ana won" in html, name
-            assert 'id="move-log"' in html, name
+            assert 'id="move-list"' in html, name  # the resignation's line, appended
+            assert 'id="move-log"' not in html, name  # not the whole log again
             assert square_ids(html) == set(), name  # a resignation lays no tile
         assert 'id="rack"' in pushes["ana"]  # hidden now the game is over
         assert 'id="rack' not in pushes["cleo"]
