@@ -124,3 +124,18 @@ def test_friends_leaderboard_and_settings(open_page: Any, ana: Any, ben: Any, cl
     in_thread(prepare)
     for path in ("/accounts/friends/", "/leaderboard/?language=en", "/accounts/settings/", "/players/?q=be"):
         check_both_themes(open_page(ana, path, bypass_csp=True))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tournament_pages(open_page: Any, ana: Any, ben: Any) -> None:
+    from tests.tournaments.helpers import make_organiser, make_tournament
+
+    def prepare() -> tuple[Any, int]:
+        olga = make_organiser("olga")
+        return olga, make_tournament(olga, [ana, ben], name="Club night").pk
+
+    olga, tournament_id = in_thread(prepare)
+    for path in ("/tournaments/", f"/tournaments/{tournament_id}/", "/tournaments/memberships/"):
+        check_both_themes(open_page(ana, path, bypass_csp=True))
+    # The organiser's view of the same page, with its controls.
+    check_both_themes(open_page(olga, f"/tournaments/{tournament_id}/", bypass_csp=True))
