@@ -531,11 +531,16 @@ def paused_seconds(user: Any, start: datetime, end: datetime) -> float:
 
 def on_vacation(user: Any, now: datetime | None = None) -> VacationPeriod | None:
     """The vacation ``user`` is on at ``now``, if any."""
+    return next(iter(on_vacation_now([user], now)), None)
+
+
+def on_vacation_now(users: Iterable[Any], now: datetime | None = None) -> list[VacationPeriod]:
+    """The vacations ``users`` are on at ``now`` (one query for several players)."""
     now = now or timezone.now()
-    return (
-        VacationPeriod.objects.filter(user=user, started_at__lte=now, ends_by__gt=now)
-        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=now))
-        .first()
+    return list(
+        VacationPeriod.objects.filter(user__in=list(users), started_at__lte=now, ends_by__gt=now).filter(
+            Q(ended_at__isnull=True) | Q(ended_at__gt=now)
+        )
     )
 
 

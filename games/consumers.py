@@ -13,28 +13,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.utils import translation
-from django.utils.translation import trans_real
 
+from accounts.consumers import viewer_language
 from games import realtime, rendering
 from games.models import Game
-
-
-def viewer_language(scope: dict[str, Any]) -> str:
-    """The interface language the viewer's pages are in: the language cookie, else the
-    browser's Accept-Language, else the default, as LocaleMiddleware decides for HTTP."""
-    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
-    candidates = [cookie] if cookie else []
-    headers = dict(scope.get("headers") or [])
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    candidates += [code for code, _q in trans_real.parse_accept_lang_header(accept) if code != "*"]
-    for code in candidates:
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
 
 
 def in_language(language: str, render: Callable[..., str]) -> Callable[..., str]:

@@ -20,10 +20,10 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext, pgettext
 
 import engine
-from accounts.services import blocked_ids, on_vacation
+from accounts.services import blocked_ids, on_vacation_now
 from dictionaries.models import language_name
 from engine.board import square_name
-from games import extras
+from games import analysis, extras
 from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
 
 PARTIALS: dict[str, str] = {
@@ -237,6 +237,8 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
     allowed = game.allowed_actions(viewer)
     names = [s.display_name for s in seats]
 
+    # Opponents see a vacation (it pauses the clock): until when. One query for the table.
+    away = vacation_until([s.user for s in seats if s.user is not None]) if active else {}
     seat_items = []
     for seat in seats:
         i = seat.index
@@ -256,7 +258,7 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
                 "final_rack": state.racks[i] if (over and state) else "",
                 "adjustment": end.adjustments[i] if (over and end) else 0,
                 # Opponents see a vacation (it pauses the clock): until when.
-                "vacation_until": vacation_end(seat.user) if (active and seat.user is not None) else None,
+                "vacation_until": away.get(seat.user_id) if seat.user_id is not None else None,
             }
         )
     winner = next((s for s in seat_items if s["is_winner"]), None)
@@ -323,7 +325,7 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
     }
     context["last_move"] = context["moves"][-1] if context["moves"] else None
     context["aids"] = aid_items(game, seats)
-    context["extras"] = extras_panel(game, viewer, viewer_seat, state) if viewer_seat is not None else []
+    context["extras"] = extras_panel(game, viewer_seat, state, moves) if viewer_seat is not None else []
     context["extras_allowed"] = game.extras_allowed
     if context["computer_thinking"]:
         context["notice"] = gettext("The computer is thinking…")
@@ -352,10 +354,9 @@ def words_through(game: Game, row: str, col: str) -> list[str]:
     return found
 
 
-def vacation_end(user: Any) -> Any:
-    """When ``user``'s current vacation ends, or None when they are not on one."""
-    period = on_vacation(user)
-    return period.effective_end if period is not None else None
+def vacation_until(users: Sequence[Any]) -> dict[int, Any]:
+    """When each of ``users`` on vacation now comes back (user id -> end)."""
+    return {p.user_id: p.effective_end for p in on_vacation_now(users)}
 
 
 def aid_items(game: Game, seats: Sequence[Seat]) -> list[dict[str, Any]]:
@@ -374,7 +375,9 @@ def aid_items(game: Game, seats: Sequence[Seat]) -> list[dict[str, Any]]:
     ]
 
 
-def extras_panel(game: Game, viewer: Any, seat: int, state: engine.GameState | None) -> list[dict[str, Any]]:
+def extras_panel(
+    game: Game, seat: int, state: engine.GameState | None, moves: Sequence[Move]
+) -> list[dict[str, Any]]:
     """The paid extras for ``viewer`` (a seated player): price, whether it can be bought
     now, and, once bought for the current period, what it shows. Only ever the viewer's
     own purchases and content."""
@@ -409,8 +412,6 @@ def extras_panel(game: Game, viewer: Any, seat: int, state: engine.GameState | N
 def hindsight_item(game: Game, moves: Sequence[Move], number: int, state: engine.GameState) -> dict[str, Any]:
     """The best play the rack of move ``number`` allowed on the board before it, beside what
     was played, with both on a small board."""
-    from games import analysis
-
     board = list(engine.layout(state.layout).empty_board())
     for m in moves:
         if m.number >= number:
@@ -760,10 +761,7 @@ def replay_context(game: Game, viewer: Any, step: int | None) -> dict[str, Any]:
     board = list(engine.layout().empty_board())
     scores = [0] * max(len(seats), 2)
     for move in moves[:step]:
-        for t in move.tiles:
-            char = t["letter"].lower() if t["blank"] else t["letter"]
-            line = board[t["row"]]
-            board[t["row"]] = line[: t["col"]] + char + line[t["col"] + 1 :]
+        analysis.apply_tiles(board, move.tiles)
         scores[move.seat] += move.score
         end = move.engine_record.get("end")
         if end:

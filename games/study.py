@@ -20,6 +20,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 import engine
+from dictionaries.definitions import meanings
 from games import analysis, realtime
 from games.models import Game, GameAnalysis, Move, StudyItem
 
@@ -113,12 +114,9 @@ def check_answer(item: StudyItem, answer: str) -> bool:
 
 
 def meanings_for(language: str, words: list[str]) -> dict[str, list[str]]:
-    """Short meanings of ``words`` for the study list (English: WordNet)."""
-    from dictionaries.definitions import define
-
-    if language not in ("en", "en-GB"):
-        return {}
-    return {w: [g for entry in define(w)[:2] for g in entry.glosses[:1]] for w in words}
+    """The first two meanings of each of ``words`` (``dictionaries.definitions``: WordNet
+    for English, FreeDict's translations for the others), for the study list."""
+    return {w: meanings(language, w)[:2] for w in set(words)}
 
 
 def export_csv(items: QuerySet[StudyItem], meanings: dict[str, list[str]]) -> str:
