@@ -15,7 +15,7 @@ import pytest
 
 from api.models import ApiToken
 from games.models import Game, GameAction, Move
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, free_port, wait_until_up
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, daphne_server
 from tests.factories import make_user
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,47 +28,11 @@ def api_server(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
 
     with django_db_blocker.unblock():
         db_name = str(connection.settings_dict["NAME"])
-    port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / "api-server.log"
-    env = {
-        **os.environ,
-        "WORDGAME_TEST_DB_NAME": db_name,
-        "DJANGO_SETTINGS_MODULE": "tests.browser.server_settings",
-        "PYTHONPATH": str(ROOT),
-        "DEBUG": "1",
-        # Counters in a shared Redis outlive a test run; this test is not about limits.
-        "API_WRITES_PER_MINUTE": "0",
-        "API_LOOKUPS_PER_MINUTE": "0",
-    }
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "tests.browser.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(url, proc, log)
+    # Counters in a shared Redis outlive a test run; this test is not about limits.
+    with daphne_server(
+        db_name, "api-server.log", API_WRITES_PER_MINUTE="0", API_LOOKUPS_PER_MINUTE="0"
+    ) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -19,6 +19,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -66,41 +67,34 @@ def wait_until_up(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: f
     raise RuntimeError(f"the test server did not start in {timeout}s:\n{log.read_text()[-3000:]}")
 
 
-@pytest.fixture(scope="session")
-def server_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
-    """Start Daphne on the test database; stop it at the end of the session."""
-    from django.db import connection
-
-    with django_db_blocker.unblock():
-        db_name = str(connection.settings_dict["NAME"])
+@contextmanager
+def daphne_server(db_name: str, log_name: str, **env_vars: str) -> Iterator[str]:
+    """Daphne serving the site on the test database ``db_name`` (its log in
+    ``test-artifacts/``, extra settings in ``env_vars``); yields its URL, stops it after."""
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / "server.log"
+    log = ARTIFACTS / log_name
     env = {
         **os.environ,
         "WORDGAME_TEST_DB_NAME": db_name,
         "DJANGO_SETTINGS_MODULE": "tests.browser.server_settings",
         "PYTHONPATH": str(ROOT),
         "DEBUG": "1",
+        **env_vars,
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    command = [
+        sys.executable,
+        "-m",
+        "daphne",
+        "-b",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "tests.browser.asgi:application",
+    ]
     with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "tests.browser.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(url, proc, log)
@@ -111,6 +105,17 @@ def server_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
+    """Start Daphne on the test database; stop it at the end of the session."""
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        db_name = str(connection.settings_dict["NAME"])
+    with daphne_server(db_name, "server.log") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
