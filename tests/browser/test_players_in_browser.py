@@ -146,7 +146,7 @@ def test_sign_up_add_a_friend_play_a_rated_game_and_see_the_profiles_change(
                 expect(play_button(page)).to_be_enabled()
                 play_button(page).click()
             else:
-                page.locator("#pass-form button").click()
+                page.locator("button[form='pass-form']").click()
             wait_for_version_after(game, version)
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
