@@ -4,6 +4,7 @@ translations stay readable; every page has an icon. Screenshots go to test-artif
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from urllib.parse import urljoin
 
@@ -104,10 +105,17 @@ def test_phone_lobby_shows_the_computers_level(open_page: Any, ana: Any, ben: An
     page = open_page(ana, "/games/", viewport=PHONE, touch=True, language="de")
     row = page.locator(".game-row", has_text="Computer")
     expect(row).to_contain_text("(Mittel)")
-    # Every word of the opponent's name is shown whole (wrapped between words if needed).
-    truncated = row.locator(".opp .w").evaluate_all(
-        "els => els.filter(el => el.scrollWidth > el.clientWidth).map(el => el.textContent)"
-    )
+    # Every word of the opponent's name is shown whole (wrapped between words if needed),
+    # once the page has settled (a loaded machine may measure while the lobby's first
+    # live update is still being laid out).
+    deadline = time.monotonic() + 5
+    while True:
+        truncated = row.locator(".opp .w").evaluate_all(
+            "els => els.filter(el => el.scrollWidth > el.clientWidth).map(el => el.textContent)"
+        )
+        if not truncated or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(200)
     assert truncated == []
     assert words_unbroken(page, ".game-row .opp") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
