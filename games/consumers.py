@@ -9,7 +9,8 @@ import json
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -18,6 +19,22 @@ from django.utils import translation
 from accounts.consumers import viewer_language
 from games import realtime, rendering
 from games.models import Game
+
+#: Renders for sockets run on these threads. ``database_sync_to_async`` would run them
+#: all on the process's one thread for consumers' synchronous code (HTTP requests get a
+#: thread each, consumers share one): a render spends much of its time waiting for
+#: PostgreSQL, and on one thread those waits queue behind each other. Each thread holds a
+#: pooled database connection only while it renders (``DB_POOL_MAX_SIZE`` bounds all).
+RENDER_THREADS = 4
+render_threads = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
+
+R = TypeVar("R")
+
+
+def off_thread(function: Callable[..., R]) -> Callable[..., Any]:
+    """``function`` run on a render thread (database connections closed after, as
+    ``database_sync_to_async`` does)."""
+    return database_sync_to_async(function, thread_sensitive=False, executor=render_threads)
 
 
 def in_language(language: str, render: Callable[..., str]) -> Callable[..., str]:
@@ -59,7 +76,7 @@ class ViewerConsumer(AsyncWebsocketConsumer):
     async def render(self, fragment: Callable[..., str], *args: Any) -> str:
         if not self.language:
             self.language = viewer_language(self.scope)
-        return await database_sync_to_async(in_language(self.language, fragment))(*args)
+        return await off_thread(in_language(self.language, fragment))(*args)
 
     async def disconnect(self, code: int) -> None:
         if self.group:
@@ -131,10 +148,10 @@ class SharedPushes:
 
             def run() -> tuple[str, rendering.Shown]:
                 with translation.override(language):
-                    return rendering.shared_push(game_id, viewer, since)
+                    return rendering.shared_push(game_id, viewer, since, version)
 
             self.count += 1
-            render = asyncio.ensure_future(database_sync_to_async(run)())
+            render = asyncio.ensure_future(off_thread(run)())
             self.renders[key] = render
             render.add_done_callback(lambda done: self._settled(key, done, keep=version is not None))
         html, shown = await asyncio.shield(render)

@@ -172,6 +172,10 @@ def lock_user(user: Any) -> None:
 
 
 class GameQuerySet(models.QuerySet["Game"]):
+    def with_seats(self) -> GameQuerySet:
+        """Each game's seats with their users, fetched in one more query."""
+        return self.prefetch_related(models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
     def for_player(self, user: Any) -> GameQuerySet:
         """Games where ``user`` has a seat (including friend invitations sent to them)."""
         if not getattr(user, "is_authenticated", False):
@@ -390,7 +394,9 @@ class Game(models.Model):
         """
         now = now or timezone.now()
         with transaction.atomic():
-            game = Game.objects.select_for_update().get(pk=self.pk)
+            # The seats with their users in one more query (read many times below; not
+            # locked: a game's seats change only under this game row's lock).
+            game = Game.objects.select_for_update().with_seats().get(pk=self.pk)
             if action_id and (done := game.actions.filter(action_id=action_id).first()) is not None:
                 self._reload(game)
                 return done
@@ -674,11 +680,15 @@ class Game(models.Model):
             self.turn_deadline = now + timedelta(days=self.inactivity_days)
 
     def _reload(self, fresh: Game) -> None:
-        """Copy a locked, saved copy's fields onto ``self`` so callers see the new state."""
+        """Copy a locked, saved copy's fields onto ``self`` so callers see the new state,
+        with its seats when it read them (they are saved as they are)."""
         for field in self._meta.concrete_fields:
             setattr(self, field.attname, getattr(fresh, field.attname))
         if hasattr(self, "_prefetched_objects_cache"):
             self._prefetched_objects_cache.clear()
+        seats = getattr(fresh, "_prefetched_objects_cache", {}).get("seats")
+        if seats is not None:
+            self._prefetched_objects_cache: dict[str, Any] = {"seats": seats}
 
 
 class Seat(models.Model):
@@ -886,6 +896,8 @@ def create_seats(game: Game, players: Iterable[Any | str]) -> None:
             Seat.objects.create(game=game, index=index, computer_level=player)
         else:
             Seat.objects.create(game=game, index=index, user=player)
+    # Seats read before (a prefetch) are stale now.
+    getattr(game, "_prefetched_objects_cache", {}).pop("seats", None)
 
 
 class GameAnalysis(models.Model):

@@ -9,9 +9,13 @@ is over. The names and types are the contract in ``docs/games-ui-contract.md``.
 from __future__ import annotations
 
 import re
+import threading
+import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.http import HttpRequest
@@ -79,63 +83,106 @@ def premium_names() -> dict[str, tuple[str, str]]:
 
 
 def load_game(game_id: int) -> Game:
-    return Game.objects.select_related("created_by").prefetch_related("seats__user").get(pk=game_id)
+    """The game with its creator and its seats' users (two queries)."""
+    return Game.objects.select_related("created_by").with_seats().get(pk=game_id)
+
+
+class Lazy(Sequence[Any]):
+    """A list built on first use: a context holds the board's squares, the move log and
+    the chat this way, so a push that renders only a few partials (a delta) never builds
+    or queries what it does not show. ``length``, when known, answers ``len`` without
+    building the list."""
+
+    def __init__(self, make: Callable[[], Iterable[Any]], *, length: int | None = None) -> None:
+        self._make = make
+        self._items: list[Any] | None = None
+        self._length = length
+
+    def _list(self) -> list[Any]:
+        if self._items is None:
+            self._items = list(self._make())
+        return self._items
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._list()[index]
+
+    def __len__(self) -> int:
+        return self._length if self._length is not None and self._items is None else len(self._list())
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._list())
+
+    def __repr__(self) -> str:
+        return repr(self._list())
 
 
 def squares(
     board: Sequence[str], *, language: str, layout_name: str = "wwf", last: Iterable[tuple[int, int]] = ()
 ) -> list[list[dict[str, Any]]]:
     """The board as rows of square dicts (see the contract)."""
-    geometry = engine.layout(layout_name)
-    values = engine.tileset(language).values
-    names = premium_names()
     highlighted = set(last)
-    rows = []
-    for r, line in enumerate(board):
-        row = []
-        for c, char in enumerate(line):
-            premium = geometry.premium(r, c)
-            label = square_name(r, c)
-            is_center = (r, c) == geometry.center
-            empty = char == engine.EMPTY
-            letter = "" if empty else char.upper()
-            is_blank = not empty and char != letter
-            value = None if empty else (0 if is_blank else values.get(letter, 0))
-            parts = [label]
-            if is_center:
-                parts.append(gettext("centre star"))
-            elif premium:
-                parts.append(names[premium][1])
-            name = ", ".join(parts)
-            if empty:
-                parts.append(gettext("empty"))
-            elif is_blank:
-                parts.append(gettext("blank as %(letter)s") % {"letter": letter})
-            else:
-                parts.append(
-                    ngettext(
-                        "tile %(letter)s, %(value)s point", "tile %(letter)s, %(value)s points", value or 0
-                    )
-                    % {"letter": letter, "value": value}
-                )
-            row.append(
-                {
-                    "row": r,
-                    "col": c,
-                    "label": label,
-                    "name": name,
-                    "premium": premium,
-                    "premium_label": names[premium][0] if premium else "",
-                    "is_center": is_center,
-                    "letter": letter,
-                    "value": value,
-                    "is_blank": is_blank,
-                    "is_last_move": (r, c) in highlighted,
-                    "aria_label": ", ".join(parts),
-                }
+    names = premium_names()
+    return [
+        [
+            square_item(
+                board, r, c, language=language, layout_name=layout_name, last=highlighted, names=names
             )
-        rows.append(row)
-    return rows
+            for c in range(len(line))
+        ]
+        for r, line in enumerate(board)
+    ]
+
+
+def square_item(
+    board: Sequence[str],
+    r: int,
+    c: int,
+    *,
+    language: str,
+    layout_name: str = "wwf",
+    last: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset(),
+    names: dict[str, tuple[str, str]] | None = None,
+) -> dict[str, Any]:
+    """One square of :func:`squares` (a delta sends single squares)."""
+    geometry = engine.layout(layout_name)
+    names = names or premium_names()
+    char = board[r][c]
+    premium = geometry.premium(r, c)
+    label = square_name(r, c)
+    is_center = (r, c) == geometry.center
+    empty = char == engine.EMPTY
+    letter = "" if empty else char.upper()
+    is_blank = not empty and char != letter
+    value = None if empty else (0 if is_blank else engine.tileset(language).values.get(letter, 0))
+    parts = [label]
+    if is_center:
+        parts.append(gettext("centre star"))
+    elif premium:
+        parts.append(names[premium][1])
+    name = ", ".join(parts)
+    if empty:
+        parts.append(gettext("empty"))
+    elif is_blank:
+        parts.append(gettext("blank as %(letter)s") % {"letter": letter})
+    else:
+        parts.append(
+            ngettext("tile %(letter)s, %(value)s point", "tile %(letter)s, %(value)s points", value or 0)
+            % {"letter": letter, "value": value}
+        )
+    return {
+        "row": r,
+        "col": c,
+        "label": label,
+        "name": name,
+        "premium": premium,
+        "premium_label": names[premium][0] if premium else "",
+        "is_center": is_center,
+        "letter": letter,
+        "value": value,
+        "is_blank": is_blank,
+        "is_last_move": (r, c) in last,
+        "aria_label": ", ".join(parts),
+    }
 
 
 def rack_tiles(rack: str, language: str) -> list[dict[str, Any]]:
@@ -223,22 +270,119 @@ def initials(name: str) -> str:
     return "".join(word[0] for word in words[:2]).upper() or name[:2].upper()
 
 
-def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
-    """Everything a game page or partial may show to ``viewer`` (see the contract)."""
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """What every viewer's context of a game at one version is built from: the game
+    (with its creator, seats and their users), its moves, the extras bought in it and
+    its players' vacations. Nothing in it is private to a viewer (racks are in the
+    game's state, and only :func:`game_context` picks the viewer's own)."""
+
+    game: Game
+    moves: tuple[Move, ...]
+    purchases: tuple[ExtraPurchase, ...]
+    away: dict[int, Any]  # user id -> end of the vacation they are on now
+    at: float  # time.monotonic() when it was read
+
+    @classmethod
+    def of(cls, game: Game) -> Loaded:
+        seats = game.seat_list()
+        active = game.status == Game.Status.ACTIVE
+        return cls(
+            game=game,
+            moves=tuple(game.moves.defer("engine_record")),  # the record is for replays
+            purchases=tuple(ExtraPurchase.objects.filter(game=game).order_by("period", "pk")),
+            # Opponents see a vacation (it pauses the clock): until when. One query.
+            away=vacation_until([s.user for s in seats if s.user is not None]) if active else {},
+            at=time.monotonic(),
+        )
+
+
+class LoadedGames:
+    """A process's recently read games, by (game id, version): the renders of one change
+    for each kind of viewer (and the answer to the move's own POST) read the game once.
+    A version never changes, except for what is not part of the game (a vacation, a
+    player's name): an entry is used for ``SECONDS`` at most."""
+
+    KEEP = 512
+    SECONDS = 5.0
+
+    def __init__(self) -> None:
+        self.entries: OrderedDict[tuple[int, int], Loaded] = OrderedDict()
+        self.reading: dict[tuple[int, int], threading.Event] = {}
+        self.lock = threading.Lock()
+        self.reads = 0  # games read from the database (what the tests look at)
+
+    def get(self, game_id: int, version: int | None = None) -> Loaded:
+        """The game ``game_id``: its entry for ``version`` when there is a fresh one,
+        else read now (at whatever version it is now) and kept. Renders of one change run
+        at once on several threads: while one reads the game for ``version``, the others
+        wait for it rather than read it too."""
+        if version is None:
+            return self.keep(Loaded.of(load_game(game_id)))
+        key = (game_id, version)
+        with self.lock:
+            hit = self._fresh(self.entries.get(key))
+            reading = self.reading.get(key) if hit is None else None
+            if hit is None and reading is None:
+                reading = self.reading[key] = threading.Event()
+                mine = True
+            else:
+                mine = False
+        if hit is not None:
+            return hit
+        assert reading is not None
+        if not mine:
+            reading.wait(self.SECONDS)
+            return self.cached(game_id, version) or self.keep(Loaded.of(load_game(game_id)))
+        try:
+            return self.keep(Loaded.of(load_game(game_id)))
+        finally:
+            with self.lock:
+                self.reading.pop(key, None)
+            reading.set()
+
+    def cached(self, game_id: int, version: int) -> Loaded | None:
+        with self.lock:
+            return self._fresh(self.entries.get((game_id, version)))
+
+    def _fresh(self, entry: Loaded | None) -> Loaded | None:
+        return entry if entry is not None and time.monotonic() - entry.at < self.SECONDS else None
+
+    def keep(self, data: Loaded) -> Loaded:
+        with self.lock:
+            self.reads += 1
+            self.entries[(data.game.pk, data.game.version)] = data
+            self.entries.move_to_end((data.game.pk, data.game.version))
+            while len(self.entries) > self.KEEP:
+                self.entries.popitem(last=False)
+        return data
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.reading.clear()
+
+
+loaded_games = LoadedGames()
+
+
+def game_context(game: Game | Loaded, viewer: Any, **extra: Any) -> dict[str, Any]:
+    """Everything a game page or partial may show to ``viewer`` (see the contract), from
+    a game (read here) or a game already read (:class:`Loaded`)."""
+    data = game if isinstance(game, Loaded) else Loaded.of(game)
+    game = data.game
     seats = game.seat_list()
     viewer_seat = game.seat_of(viewer)
     is_player = viewer_seat is not None
     active = game.status == Game.Status.ACTIVE
     over = game.status == Game.Status.FINISHED
     state = game.state_obj() if game.state else None
-    moves = list(game.moves.all())
+    moves = list(data.moves)
     end = state.end if state is not None else None
     is_my_turn = active and is_player and game.turn_seat == viewer_seat
     allowed = game.allowed_actions(viewer)
     names = [s.display_name for s in seats]
-
-    # Opponents see a vacation (it pauses the clock): until when. One query for the table.
-    away = vacation_until([s.user for s in seats if s.user is not None]) if active else {}
+    away = data.away
     seat_items = []
     for seat in seats:
         i = seat.index
@@ -295,7 +439,8 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
         "seats": seat_items,
         "turn_seat": game.turn_seat if active else None,
         "bag_count": len(state.bag) if state else tiles.total_tiles,
-        "squares": squares(board, language=language, last=last),
+        # Built only when a template shows them (a delta sends single squares).
+        "squares": Lazy(lambda: squares(board, language=language, last=last)),
         # What a delta is worked out against (see ``Shown``): the board as the engine
         # keeps it, the highlighted squares and the viewer's own rack.
         "board_rows": tuple(board),
@@ -307,8 +452,8 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
         "rack_size": tiles.rack_size,
         "blank_letters": [letter for letter in tiles.alphabet if letter in tiles.blank_letters],
         "tile_values": dict(tiles.values),
-        "moves": move_items(moves, seats, show_racks=over),
-        "chat": chat_items(game, viewer) if is_player else [],
+        "moves": Lazy(lambda: move_items(moves, seats, show_racks=over), length=len(moves)),
+        "chat": Lazy(lambda: chat_items(game, viewer)) if is_player else [],
         "is_over": over,
         "end_reason": game.end_reason,
         "end_reason_label": game.get_end_reason_display() if game.end_reason else "",
@@ -323,9 +468,11 @@ def game_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
         "notice": "",
         "computer_thinking": game.computer_seat_to_move() is not None,
     }
-    context["last_move"] = context["moves"][-1] if context["moves"] else None
-    context["aids"] = aid_items(game, seats)
-    context["extras"] = extras_panel(game, viewer_seat, state, moves) if viewer_seat is not None else []
+    purchases = data.purchases
+    context["aids"] = aid_items(purchases, seats)
+    context["extras"] = (
+        extras_panel(game, viewer_seat, state, moves, purchases) if viewer_seat is not None else []
+    )
     context["extras_allowed"] = game.extras_allowed
     if context["computer_thinking"]:
         context["notice"] = gettext("The computer is thinking…")
@@ -359,8 +506,9 @@ def vacation_until(users: Sequence[Any]) -> dict[int, Any]:
     return {p.user_id: p.effective_end for p in on_vacation_now(users)}
 
 
-def aid_items(game: Game, seats: Sequence[Seat]) -> list[dict[str, Any]]:
-    """Which aids each player bought, for which move: shown to everyone (fair play)."""
+def aid_items(purchases: Sequence[ExtraPurchase], seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """Which aids each player bought (``purchases``: the game's, in order), for which
+    move: shown to everyone (fair play)."""
     names = {s.index: s.display_name for s in seats}
     return [
         {
@@ -371,20 +519,23 @@ def aid_items(game: Game, seats: Sequence[Seat]) -> list[dict[str, Any]]:
             "move": p.period,
             "refunded": p.refund_id is not None,
         }
-        for p in ExtraPurchase.objects.filter(game=game).order_by("period", "pk")
+        for p in purchases
     ]
 
 
 def extras_panel(
-    game: Game, seat: int, state: engine.GameState | None, moves: Sequence[Move]
+    game: Game,
+    seat: int,
+    state: engine.GameState | None,
+    moves: Sequence[Move],
+    purchases: Sequence[ExtraPurchase],
 ) -> list[dict[str, Any]]:
     """The paid extras for ``viewer`` (a seated player): price, whether it can be bought
-    now, and, once bought for the current period, what it shows. Only ever the viewer's
-    own purchases and content."""
+    now, and, once bought for the current period, what it shows (worked out when a
+    template shows it). Only ever the viewer's own purchases and content."""
     if state is None:
         return []
-    bought = {(p.extra, p.period): p for p in ExtraPurchase.objects.filter(game=game, seat=seat)}
-    moves = list(game.moves.all())
+    bought = {(p.extra, p.period): p for p in purchases if p.seat == seat}
     last = max((m.number for m in moves if m.seat == seat), default=None)
     items = []
     for code in extras.EXTRAS:
@@ -404,7 +555,9 @@ def extras_panel(
         if purchase is not None and code == extras.TILE_BAG:
             item["tile_bag"] = extras.tile_bag(state, seat)
         if purchase is not None and code == extras.HINDSIGHT and when is not None:
-            item["hindsight"] = hindsight_item(game, moves, when, state)
+            # A template calls it (once: cached); a push that does not show the panel
+            # does not search for the best play.
+            item["hindsight"] = cache(lambda when=when: hindsight_item(game, moves, when, state))
         items.append(item)
     return items
 
@@ -512,6 +665,33 @@ def fragments(game: Game, viewer: Any, *, request: HttpRequest | None = None, **
     return render_partials(snapshot_names(context), context, request=request)
 
 
+def answer(
+    game: Game, viewer: Any, before: Shown | None, *, request: HttpRequest | None = None, **extra: Any
+) -> str:
+    """The answer to ``viewer``'s own action on ``game`` (as the action left it): the
+    delta from ``before`` (what their page showed when they acted, see :func:`shown`)
+    when the game is now exactly one version on and nothing is to be said about it
+    (``form_errors``), else the full snapshot. What is read for it is kept for the pushes
+    of the same change (:class:`LoadedGames`)."""
+    context = game_context(loaded_games.keep(Loaded.of(game)), viewer, oob=True, **extra)
+    now = Shown.of(context)
+    if before is not None and not context["form_errors"] and before.followed_by(now):
+        return delta(context, before, now, request=request)
+    return render_partials(snapshot_names(context), context, request=request)
+
+
+def shown(game: Game, viewer: Any) -> Shown:
+    """What a page of ``game`` at its version shows ``viewer`` (nothing rendered; the
+    game as read for the last push of that version when there was one)."""
+    hit = loaded_games.cached(game.pk, game.version)
+    data = (
+        Loaded(game, hit.moves, hit.purchases, hit.away, hit.at)
+        if hit
+        else loaded_games.keep(Loaded.of(game))
+    )
+    return Shown.of(game_context(data, viewer))
+
+
 # ----- live pushes: a snapshot, or only what changed ------------------------------
 
 
@@ -567,16 +747,19 @@ def changed_squares(before: Shown, now: Shown) -> list[tuple[int, int]]:
     ]
 
 
-def delta(context: dict[str, Any], before: Shown, now: Shown) -> str:
+def delta(context: dict[str, Any], before: Shown, now: Shown, *, request: HttpRequest | None = None) -> str:
     """The partials that changed from ``before`` to ``now`` (one version later), as
     out-of-band swaps: the version marker, the changed squares, the scoreboard (scores,
     turn, bag), the move panel, the new move-log line, the viewer's rack when it
     changed, and the game-over banner when the game ended. The rack only ever comes
     from the context, which holds the viewer's own rack and nobody else's."""
-    parts = [render_partials(["game_sync"], {**context, "base_version": before.version})]
-    grid = context["squares"]
+    parts = [render_partials(["game_sync"], {**context, "base_version": before.version}, request=request)]
+    names_of_premiums = premium_names()
     for r, c in changed_squares(before, now):
-        parts.append(render_to_string(PARTIALS["square"], {"sq": grid[r][c], "square_oob": True}))
+        square = square_item(
+            now.board, r, c, language=context["language"], last=now.last, names=names_of_premiums
+        )
+        parts.append(render_to_string(PARTIALS["square"], {"sq": square, "square_oob": True}))
     names = ["scoreboard", "move_panel"]
     ended = now.status != before.status
     if before.moves == 0 and now.moves:
@@ -595,7 +778,7 @@ def delta(context: dict[str, Any], before: Shown, now: Shown) -> str:
             names.append("rack_tiles")
     if ended:
         names.append("game_over")
-    parts.append(render_partials(names, context))
+    parts.append(render_partials(names, context, request=request))
     if 0 < before.moves < now.moves:
         parts.append(
             render_to_string(
@@ -620,10 +803,15 @@ def push(game_id: int, viewer: Any, since: Shown | None) -> tuple[str, Shown]:
 ACTION_ID_MARK = "0" * 20 + "5ac7" + "0" * 8
 
 
-def shared_push(game_id: int, viewer: Any, since: Shown | None) -> tuple[str, Shown]:
+def shared_push(
+    game_id: int, viewer: Any, since: Shown | None, version: int | None = None
+) -> tuple[str, Shown]:
     """:func:`push` for every viewer of the same kind (:func:`viewer_kind`) at once: the
-    same fragments, with ``ACTION_ID_MARK`` where the action id goes."""
-    context = game_context(load_game(game_id), viewer, oob=True, action_id=ACTION_ID_MARK)
+    same fragments, with ``ACTION_ID_MARK`` where the action id goes. ``version``: the
+    one the change announced (the game as read for it is shared by every kind of viewer
+    in this process, see :class:`LoadedGames`); None reads the game as it is now."""
+    data = loaded_games.get(game_id, version)
+    context = game_context(data, viewer, oob=True, action_id=ACTION_ID_MARK)
     now = Shown.of(context)
     if since is not None and since.version == now.version:
         return "", since
@@ -659,10 +847,20 @@ def viewer_kind(game_id: int, viewer: Any) -> tuple[str, bool]:
     return SPECTATOR, fixed
 
 
+def chat_context(game: Game, viewer: Any, **extra: Any) -> dict[str, Any]:
+    """What ``_chat.html`` shows a seated player (the rest of the game is not read)."""
+    return {"chat": chat_items(game, viewer), "version": game.version, "oob": True, **extra}
+
+
 def chat_fragment(game_id: int, viewer: Any) -> str:
-    game = load_game(game_id)
-    context = game_context(game, viewer, oob=True)
-    return render_partials(["chat"], context) if context["can_chat"] else ""
+    """The chat lines, for a seated player only (nothing for anyone else)."""
+    game = Game.objects.only("pk", "version").get(pk=game_id)
+    if (
+        not getattr(viewer, "is_authenticated", False)
+        or not Seat.objects.filter(game_id=game_id, user=viewer).exists()
+    ):
+        return ""
+    return render_partials(["chat"], chat_context(game, viewer))
 
 
 # ----- lobby ---------------------------------------------------------------------

@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
@@ -62,8 +63,9 @@ def schedule_followups(transition: Transition) -> None:
         enqueue(computer_watchdog, transition.game_id, transition.version, at=watchdog_at)
     elif transition.status == Game.Status.ACTIVE and transition.turn_deadline is not None:
         deadline = transition.turn_deadline
-        enqueue(turn_deadline, transition.game_id, transition.version, at=deadline)
-        enqueue(turn_reminder, transition.game_id, transition.version, at=deadline - timedelta(days=1))
+        with transaction.atomic():  # one commit for both (they follow every move)
+            enqueue(turn_deadline, transition.game_id, transition.version, at=deadline)
+            enqueue(turn_reminder, transition.game_id, transition.version, at=deadline - timedelta(days=1))
     elif transition.status == Game.Status.FINISHED:
         enqueue(rate_game, transition.game_id)
         enqueue(analyse_game, transition.game_id)

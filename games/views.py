@@ -46,7 +46,7 @@ def game_view(*, seated: bool = False) -> Callable[[GameView], Callable[..., Htt
     def decorate(view: GameView) -> Callable[..., HttpResponse]:
         @wraps(view)
         def inner(request: AuthedRequest, game_id: int, **kwargs: Any) -> HttpResponse:
-            games = Game.objects.watchable_by(request.user).prefetch_related("seats__user")
+            games = Game.objects.watchable_by(request.user).with_seats()
             game = get_object_or_404(games, pk=game_id)
             if seated and game.seat_of(request.user) is None:
                 return HttpResponseForbidden(error_message("not_a_player"))
@@ -78,12 +78,16 @@ def act(
     """Apply ``action`` through ``Game.act`` and answer per the contract (§3): the
     snapshot when it was applied (or was a repeat), the move panel with the error when
     it was refused, the snapshot with "the game moved on" (or "you already moved") when
-    the client's version was stale."""
+    the client's version was stale. When the action moved the game on by exactly one
+    version from the one the page showed, the answer is the delta from that version (as
+    the live push is), not the whole page."""
     errors: list[str] = []
+    before = rendering.shown(game, request.user) if request.htmx else None
     try:
         game.act(request.user, action, **form.action_fields())
     except GameMovedOn as exc:
         errors = [error_message(exc.code)]
+        game = rendering.load_game(game.pk)  # as it is now
     except engine.IllegalMove as exc:
         return refused(request, game, [error_message(exc.code, words=exc.words)], pending=pending)
     except GameError as exc:
@@ -92,9 +96,8 @@ def act(
         for error in errors:
             messages.error(request, error)
         return redirect("games:detail", game.pk)
-    game = rendering.load_game(game.pk)
     return HttpResponse(
-        rendering.fragments(game, request.user, request=request, form_errors=errors, pending=pending)
+        rendering.answer(game, request.user, before, request=request, form_errors=errors, pending=pending)
     )
 
 
@@ -310,7 +313,7 @@ def chat(request: AuthedRequest, game: Game) -> HttpResponse:
         game.post_chat(request.user, form.cleaned_data["text"])
     if not request.htmx:
         return redirect("games:detail", game.pk)
-    context = rendering.game_context(game, request.user, oob=True, chat_form=form)
+    context = rendering.chat_context(game, request.user, chat_form=form)
     return HttpResponse(rendering.render_partials(["chat"], context, request=request))
 
 

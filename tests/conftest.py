@@ -109,6 +109,17 @@ def _default_interface_language() -> Iterator[None]:
     translation.activate(settings.LANGUAGE_CODE)
 
 
+@pytest.fixture(autouse=True)
+def _no_games_read_before() -> Iterator[None]:
+    """The process's cache of games read per version (games.rendering.loaded_games) is
+    keyed by game id, and a rolled-back test's ids come again in the next test."""
+    from games.rendering import loaded_games
+
+    loaded_games.clear()
+    yield
+    loaded_games.clear()
+
+
 @pytest.fixture
 def redis_url() -> str:
     """The Redis URL for tests that need a real Redis (skip or fail without one)."""

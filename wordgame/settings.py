@@ -181,6 +181,7 @@ MIDDLEWARE = [
     "accounts.middleware.daily_bonus_middleware",
     # Last, as django-axes requires: it turns a lock-out into the "too many attempts" page.
     "axes.middleware.AxesMiddleware",
+    "wordgame.middleware.one_thread",
 ]
 
 ROOT_URLCONF = "wordgame.urls"

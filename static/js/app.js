@@ -12,8 +12,10 @@
  * Versions: the page knows the game version it shows (`known`). Live frames start with
  * #game-sync; a delta (only what changed) names the version it applies to (`data-base`)
  * and is dropped when the page already shows it, or answered with a resync request when a
- * version is missing. Any fragment older than what the page shows is not swapped, so an
- * HTTP answer and a push may arrive in either order.
+ * version is missing; the answer to the player's own action is checked the same way (it is
+ * a delta when the action moved the game on by one version from what the page showed).
+ * Any fragment older than what the page shows is not swapped, so an HTTP answer and a
+ * push may arrive in either order.
  */
 (function () {
   "use strict";
@@ -100,6 +102,19 @@
     if (head.version <= this.known) { e.preventDefault(); return; }
     if (head.base !== this.known) {
       e.preventDefault();
+      this.requestResync(head.version);
+    }
+  };
+
+  /** The answer to the player's own action is a delta too when the game moved on by
+   * one version from what the page showed: the same checks as for a live frame (the push
+   * of the same version may have come first, or a later one). */
+  Game.prototype.onAnswer = function (e) {
+    const head = frameHead(e.detail.serverResponse);
+    if (!head || head.base === null) return;
+    if (head.version <= this.known) { e.detail.shouldSwap = false; return; }
+    if (head.base !== this.known) {
+      e.detail.shouldSwap = false;
       this.requestResync(head.version);
     }
   };
@@ -961,7 +976,11 @@
     });
     document.body.addEventListener("htmx:configRequest", (e) => this.onConfigRequest(e));
     document.body.addEventListener("htmx:wsAfterMessage", () => this.afterFrame());
-    document.body.addEventListener("htmx:beforeSwap", (e) => this.rememberFocus(e.detail.target));
+    document.body.addEventListener("htmx:beforeSwap", (e) => {
+      this.onAnswer(e);
+      if (e.detail.shouldSwap) this.rememberFocus(e.detail.target);
+    });
+    document.body.addEventListener("htmx:afterSwap", () => this.afterFrame());
     ["htmx:oobAfterSwap", "htmx:afterSwap", "htmx:wsAfterMessage", "htmx:afterSettle"].forEach((name) => {
       document.body.addEventListener(name, () => this.queueRefresh());
     });

@@ -80,10 +80,10 @@ def test_opponents_move_is_announced_in_words_in_the_viewers_language(ana: Any, 
     game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
     game = rendering.load_game(game_ana_ben.pk)
     score = game.moves.get().score
-    item = rendering.game_context(game, ana)["last_move"]
+    item = rendering.game_context(game, ana)["moves"][-1]
     assert item["announce"] == f"ana played CAT at H8 across for {score}."
     with translation.override("de"):
-        item = rendering.game_context(game, ana)["last_move"]
+        item = rendering.game_context(game, ana)["moves"][-1]
     assert item["announce"] == f"ana hat CAT auf H8 waagerecht gelegt und erzielt {score}."
     html = rendering.fragments(game, ana)
     assert f'data-announce="ana played CAT at H8 across for {score}."' in section(html, "move-log")

@@ -18,15 +18,36 @@ def post(client: Client, name: str, game: Game, data: dict[str, Any] | None = No
 
 
 @pytest.mark.django_db
-def test_play_applies_and_returns_oob_snapshot(client: Client, ana: Any, game_ana_ben: Game) -> None:
+def test_play_applies_and_answers_with_the_delta_from_the_version_played_on(
+    client: Client, ana: Any, game_ana_ben: Game
+) -> None:
     client.force_login(ana)
-    response = post(
-        client, "play", game_ana_ben, {"tiles": CAT, "version": game_ana_ben.version, "action_id": "a1"}
-    )
+    version = game_ana_ben.version
+    response = post(client, "play", game_ana_ben, {"tiles": CAT, "version": version, "action_id": "a1"})
     assert response.status_code == 200
+    text = response.text
+    assert text.startswith(f'<div id="game-sync" hidden data-version="{version + 1}" data-base="{version}"')
+    # The three new tiles, the scores, the move panel, the first log line, the new rack.
+    for root in ('id="sq-7-7"', 'id="sq-7-8"', 'id="sq-7-9"', 'id="scoreboard"', 'id="move-panel"'):
+        assert root in text
+    for root in ('id="move-log"', 'id="rack-tiles"'):
+        assert root in text
+    assert 'id="board"' not in text  # not the whole board
+    assert 'id="sq-0-0"' not in text
+    assert 'hx-swap-oob="true"' in text
+    assert Move.objects.filter(game=game_ana_ben, kind="play").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_repeated_play_answers_with_the_snapshot(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    """The repeat changes nothing: no delta to send, the page gets everything."""
+    client.force_login(ana)
+    data = {"tiles": CAT, "version": game_ana_ben.version, "action_id": "a1"}
+    post(client, "play", game_ana_ben, data)
+    again = post(client, "play", game_ana_ben, data).text
     for root in ('id="board"', 'id="rack"', 'id="scoreboard"', 'id="move-panel"', 'id="move-log"'):
-        assert root in response.text
-    assert 'hx-swap-oob="true"' in response.text
+        assert root in again
+    assert 'data-base=""' in again
     assert Move.objects.filter(game=game_ana_ben, kind="play").count() == 1
 
 
@@ -198,6 +219,6 @@ def test_a_failing_broadcast_is_logged_and_the_move_answers_normally(
     with django_capture_on_commit_callbacks(execute=True):
         response = post(client, "play", game_ana_ben, {"tiles": tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))})
     assert response.status_code == 200
-    assert 'id="board"' in response.text
+    assert 'id="sq-7-7"' in response.text  # the answer shows the move
     assert Move.objects.filter(game=game_ana_ben).count() == 1
     assert "live update to game-" in caplog.text

@@ -34,11 +34,11 @@ async def test_a_change_is_rendered_once_per_seat_and_once_per_spectator_languag
     rendered: list[tuple[str, str]] = []
     real = rendering.shared_push
 
-    def counting(game_id: int, viewer: Any, since: Any) -> Any:
+    def counting(game_id: int, viewer: Any, since: Any, version: int | None = None) -> Any:
         from django.utils import translation
 
         rendered.append((rendering.viewer_kind(game_id, viewer)[0], translation.get_language()))
-        return real(game_id, viewer, since)
+        return real(game_id, viewer, since, version)
 
     monkeypatch.setattr(rendering, "shared_push", counting)
     path = f"/ws/games/{game.pk}/"
@@ -54,12 +54,15 @@ async def test_a_change_is_rendered_once_per_seat_and_once_per_spectator_languag
     try:
         await receive_all(sockets)
         rendered.clear()
+        reads = rendering.loaded_games.reads
         await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
         pushes = await receive_all(sockets)
         # 2 seats + spectators in English + spectators in French = 4 renders for 9 sockets.
         assert sorted(rendered) == sorted(
             [("seat-0", "en"), ("seat-1", "en"), ("spectator", "en"), ("spectator", "fr")]
         )
+        # ... from the game read once for all four.
+        assert rendering.loaded_games.reads == reads + 1
         # Players first: both seats were rendered before any spectator.
         assert {kind for kind, _ in rendered[:2]} == {"seat-0", "seat-1"}
         for name, html in pushes.items():
