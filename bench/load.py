@@ -247,6 +247,7 @@ def resign_all(game_ids: list[int]) -> None:
 @dataclass
 class Stats:
     opponent_ms: list[float] = field(default_factory=list)
+    answer_ms: list[float] = field(default_factory=list)  # the move's POST, until its answer
     spectator_ms: list[float] = field(default_factory=list)
     moves: int = 0
     chats: int = 0
@@ -360,6 +361,7 @@ async def play_game(
         if answer.status_code != 200:
             stats.errors.append(f"move {answer.status_code}")
             continue
+        stats.answer_ms.append((time.perf_counter() - started) * 1000)
         stats.moves += 1
         # Wait (at most 10 s) for the move to reach the opponent and the spectators.
         watchers = [players[1 - seat], *spectators]
@@ -487,6 +489,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "moves_per_s": round(stats.moves / elapsed, 1),
             "chats": stats.chats,
             "opponent_ms": {p: round(percentile(stats.opponent_ms, p), 1) for p in (50, 95, 99)},
+            "answer_ms": {p: round(percentile(stats.answer_ms, p), 1) for p in (50, 95, 99)},
             "spectator_ms": {p: round(percentile(stats.spectator_ms, p), 1) for p in (50, 95, 99)},
             "errors": len(stats.errors),
             "error_kinds": sorted(set(stats.errors))[:10],

@@ -7,6 +7,7 @@ in ``scope["user"]``; each consumer decides what that user may watch.
 
 from __future__ import annotations
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -17,9 +18,24 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from wordgame.middleware import OriginValidator, WebSocketAccessLog  # noqa: E402
 from wordgame.routing import websocket_urlpatterns  # noqa: E402
+
+
+def settle_garbage_collector(thresholds: tuple[int, int, int]) -> None:
+    """Everything built so far (Django, the URL conf, the apps) lives as long as the
+    process: out of the collector's sight (``gc.freeze``). And full collections rarely:
+    with a thousand connections open, each full collection stopped the process for
+    60-200 ms, several times a minute, and those pauses were the slowest moves
+    (docs/benchmarks.md). Young garbage is still collected as often as before."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*thresholds)
+
+
+settle_garbage_collector(settings.GC_THRESHOLDS)
 
 application = ProtocolTypeRouter(
     {

@@ -368,6 +368,25 @@ STUDY_MIN_POINTS_LEFT = env_int("STUDY_MIN_POINTS_LEFT", 15)
 # How often the safety-net sweep (lapsed deadlines, reminders, stuck computer turns) runs.
 SWEEP_INTERVAL_SECONDS = env_int("SWEEP_INTERVAL_SECONDS", 900)
 
+
+def env_gc_thresholds(name: str, default: tuple[int, int, int]) -> tuple[int, int, int]:
+    raw = os.environ.get(name, "")
+    if not raw:
+        return default
+    parts = raw.split(",")
+    if len(parts) != 3 or not all(p.strip().isdigit() and int(p) > 0 for p in parts):
+        raise ImproperlyConfigured(
+            f"{name} must be three positive whole numbers, e.g. 10000,20,50; got {raw!r}"
+        )
+    first, second, third = (int(p) for p in parts)
+    return first, second, third
+
+
+# The server process's garbage collector (wordgame.asgi): thresholds for gc.set_threshold.
+# Python's default is 700,10,10; full collections of a process holding a thousand
+# connections took 60-200 ms each (docs/benchmarks.md).
+GC_THRESHOLDS = env_gc_thresholds("GC_THRESHOLDS", (10_000, 20, 50))
+
 # Coins (accounts.services): what a player earns. 0 switches an earning off.
 COINS_SIGNUP = env_count("COINS_SIGNUP", 50)
 COINS_DAILY_BONUS = env_count("COINS_DAILY_BONUS", 5)
