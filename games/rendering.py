@@ -287,9 +287,14 @@ class Loaded:
     def of(cls, game: Game) -> Loaded:
         seats = game.seat_list()
         active = game.status == Game.Status.ACTIVE
+        moves = game.moves.defer("engine_record")  # the record is for replays
+        if game.state:
+            # Only the moves of the game's version: one made since this copy was read
+            # (the computer's reply, a resignation) belongs to the next version.
+            moves = moves.filter(number__lte=game.state["moves_played"])
         return cls(
             game=game,
-            moves=tuple(game.moves.defer("engine_record")),  # the record is for replays
+            moves=tuple(moves),
             purchases=tuple(ExtraPurchase.objects.filter(game=game).order_by("period", "pk")),
             # Opponents see a vacation (it pauses the clock): until when. One query.
             away=vacation_until([s.user for s in seats if s.user is not None]) if active else {},

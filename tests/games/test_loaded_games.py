@@ -1,0 +1,92 @@
+"""The game as read for one version, shared by the renders of a change in one process
+(``games.rendering.loaded_games``), and the answer to a move as a delta."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from games import rendering
+from games.models import Game
+from tests.games.helpers import CAT_AT_CENTRE, make_game
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.mark.django_db
+def test_a_copy_read_before_a_move_holds_only_its_own_versions_moves(ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
+    old = rendering.load_game(game.pk)  # read at the version after CAT
+    game.pass_turn(ben, version=game.version)  # one more move, after that read
+    loaded = rendering.Loaded.of(old)
+    assert [m.kind for m in loaded.moves] == ["play"]
+    assert rendering.Shown.of(rendering.game_context(loaded, ana)).moves == 1
+
+
+@pytest.mark.django_db
+def test_a_version_is_read_once_then_shared_until_it_is_too_old(
+    ana: Any, ben: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    first = rendering.loaded_games.get(game.pk, game.version)
+    with CaptureQueriesContext(connection) as queries:
+        again = rendering.loaded_games.get(game.pk, game.version)
+    assert again is first
+    assert len(queries) == 0
+    # A newer version is not answered from the entry of an older one.
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
+    newer = rendering.loaded_games.get(game.pk, game.version)
+    assert newer is not first
+    assert newer.game.version == game.version
+    # Entries are used for LoadedGames.SECONDS at most (what is not part of the game,
+    # a vacation or a name, may change without a new version).
+    clock = [1000.0]
+    monkeypatch.setattr(rendering.time, "monotonic", lambda: clock[0])
+    stamped = rendering.loaded_games.keep(rendering.Loaded.of(rendering.load_game(game.pk)))
+    assert rendering.loaded_games.get(game.pk, game.version) is stamped
+    clock[0] += rendering.LoadedGames.SECONDS + 0.1
+    assert rendering.loaded_games.get(game.pk, game.version) is not stamped
+
+
+@pytest.mark.django_db
+def test_the_answer_keeps_the_game_it_read_for_the_pushes_of_the_same_change(
+    ana: Any, ben: Any, cleo: Any
+) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    client = Client()
+    client.force_login(ana)
+    tiles = ";".join(f"{p.row},{p.col},{p.letter},n" for p in CAT_AT_CENTRE)
+    answer = client.post(
+        f"/games/{game.pk}/play/", {"tiles": tiles, "version": game.version, "action_id": "x1"}, headers=HX
+    )
+    assert f'data-base="{game.version}"' in answer.text
+    game.refresh_from_db()
+    before = rendering.shown(rendering.load_game(game.pk), cleo)
+    # The spectators' push of this version reads nothing: the answer read the game.
+    with CaptureQueriesContext(connection) as queries:
+        html, now = rendering.shared_push(game.pk, cleo, None, game.version)
+    assert now.version == game.version
+    assert now.moves == 1
+    assert 'id="board"' in html
+    assert [q["sql"] for q in queries.captured_queries] == []
+    assert before == now
+
+
+@pytest.mark.django_db
+def test_a_stale_play_answers_with_the_snapshot_of_the_game_as_it_is_now(ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    client = Client()
+    client.force_login(ana)
+    stale = game.version
+    Game.objects.get(pk=game.pk).pass_turn(ana, version=game.version)
+    tiles = ";".join(f"{p.row},{p.col},{p.letter},n" for p in CAT_AT_CENTRE)
+    answer = client.post(f"/games/{game.pk}/play/", {"tiles": tiles, "version": stale}, headers=HX).text
+    assert 'data-base=""' in answer
+    assert 'id="board"' in answer
+    assert f'data-version="{stale + 1}"' in answer
+    assert "moved on" in answer or "already moved" in answer
