@@ -346,6 +346,15 @@ class LoadedGames:
                 self.reading.pop(key, None)
             reading.set()
 
+    def of_game(self, game: Game) -> Loaded:
+        """``game`` (just read, with its seats) with what was read for its version, when
+        that is still here (its moves, extras and vacations: no query), else read now
+        and kept. For views, which have read the game row anyway."""
+        hit = self.cached(game.pk, game.version)
+        if hit is None:
+            return self.keep(Loaded.of(game))
+        return Loaded(game, hit.moves, hit.purchases, hit.away, hit.at)
+
     def cached(self, game_id: int, version: int) -> Loaded | None:
         with self.lock:
             return self._fresh(self.entries.get((game_id, version)))
@@ -688,13 +697,7 @@ def answer(
 def shown(game: Game, viewer: Any) -> Shown:
     """What a page of ``game`` at its version shows ``viewer`` (nothing rendered; the
     game as read for the last push of that version when there was one)."""
-    hit = loaded_games.cached(game.pk, game.version)
-    data = (
-        Loaded(game, hit.moves, hit.purchases, hit.away, hit.at)
-        if hit
-        else loaded_games.keep(Loaded.of(game))
-    )
-    return Shown.of(game_context(data, viewer))
+    return Shown.of(game_context(loaded_games.of_game(game), viewer))
 
 
 # ----- live pushes: a snapshot, or only what changed ------------------------------

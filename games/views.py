@@ -68,7 +68,9 @@ def refused(request: AuthedRequest, game: Game, errors: list[str], *, pending: s
         for error in errors:
             messages.error(request, error)
         return redirect("games:detail", game.pk)
-    context = rendering.game_context(game, request.user, oob=True, form_errors=errors, pending=pending)
+    context = rendering.game_context(
+        rendering.loaded_games.of_game(game), request.user, oob=True, form_errors=errors, pending=pending
+    )
     return HttpResponse(rendering.render_partials(["move_panel"], context, request=request))
 
 
@@ -182,7 +184,9 @@ def preview(request: AuthedRequest, game: Game) -> HttpResponse:
         item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
     except GameError as exc:
         item = rendering.preview_item(error=error_message(exc.code))
-    context = rendering.game_context(game, request.user, oob=True, preview=item, pending=pending)
+    context = rendering.game_context(
+        rendering.loaded_games.of_game(game), request.user, oob=True, preview=item, pending=pending
+    )
     return HttpResponse(rendering.render_partials(["move_panel"], context, request=request))
 
 
