@@ -9,12 +9,12 @@ game spread over the workers so moves cross between processes through Redis). Fo
 generator finds, or a pass) after a random think time (``--think`` seconds on average),
 and one action in ten is a chat line instead.
 
-The servers run with ``DB_CONN_MAX_AGE=0`` and a 30 s Redis read timeout (see
-``SERVER_ENV`` and ``server_redis_url``): the two faults of issue 14's first point, which
-would otherwise close idle sockets every 5 s and exhaust PostgreSQL's connections.
+The servers run with the settings as deployed (``wordgame.settings``: the PostgreSQL
+connection pool, the channel layer's 30 s Redis read timeout, the garbage-collector
+thresholds), DEBUG off.
 
 It reports the time from a move's POST to its arrival on the opponent's socket (and on
-the spectators' sockets), p50/p95/p99; moves per second; errors (HTTP answers other
+the spectators' sockets, and to the POST's own answer), p50/p95/p99; moves per second; errors (HTTP answers other
 than 200, failed connects, moves that never arrived); dropped sockets (closed by the
 server during the run); bytes per push; and each Daphne process's CPU (seconds of CPU
 per second of the run, from /proc) and resident memory, with the load average.
@@ -66,20 +66,7 @@ SERVER_ENV = {
     "SECRET_KEY": SECRET,
     "ALLOWED_HOSTS": "127.0.0.1",
     "SECURE_COOKIES": "0",
-    # Until the production settings (issue 14, point 1: a bounded connection pool) are
-    # in: no persistent connection per request thread, which under load holds more
-    # connections than PostgreSQL allows. Set DB_CONN_MAX_AGE to measure otherwise.
-    "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "0"),
 }
-
-
-def server_redis_url(url: str) -> str:
-    """The channel layer's Redis URL for the servers, with a read timeout longer than
-    channels-redis's 5 s blocking read (issue 14, point 1: redis-py 8's default of 5 s
-    closes idle sockets), unless the URL sets one."""
-    if "socket_timeout" in url:
-        return url
-    return url + ("&" if "?" in url else "?") + "socket_timeout=30"
 
 
 def local_only(url: str, name: str) -> None:
@@ -129,7 +116,6 @@ def start_daphne(port: int, log: Path) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         **SERVER_ENV,
-        "REDIS_URL": server_redis_url(os.environ["REDIS_URL"]),
         "DJANGO_SETTINGS_MODULE": "wordgame.settings",
         "PYTHONPATH": str(ROOT),
     }
