@@ -363,11 +363,15 @@ class LoadedGames:
         return entry if entry is not None and time.monotonic() - entry.at < self.SECONDS else None
 
     def keep(self, data: Loaded) -> Loaded:
+        """Keep ``data`` (the oldest entries go: those past their time, and beyond
+        ``KEEP``; entries are in the order they were read)."""
         with self.lock:
             self.reads += 1
             self.entries[(data.game.pk, data.game.version)] = data
             self.entries.move_to_end((data.game.pk, data.game.version))
-            while len(self.entries) > self.KEEP:
+            while self.entries and (
+                len(self.entries) > self.KEEP or self._fresh(next(iter(self.entries.values()))) is None
+            ):
                 self.entries.popitem(last=False)
         return data
 

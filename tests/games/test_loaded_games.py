@@ -90,3 +90,15 @@ def test_a_stale_play_answers_with_the_snapshot_of_the_game_as_it_is_now(ana: An
     assert 'id="board"' in answer
     assert f'data-version="{stale + 1}"' in answer
     assert "moved on" in answer or "already moved" in answer
+
+
+@pytest.mark.django_db
+def test_entries_past_their_time_are_let_go(ana: Any, ben: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    second = make_game(ben, ana, racks=("CATSEOD", "AEIOULN"))
+    clock = [1000.0]
+    monkeypatch.setattr(rendering.time, "monotonic", lambda: clock[0])
+    rendering.loaded_games.get(first.pk, first.version)
+    clock[0] += rendering.LoadedGames.SECONDS + 0.1
+    rendering.loaded_games.get(second.pk, second.version)
+    assert list(rendering.loaded_games.entries) == [(second.pk, second.version)]
