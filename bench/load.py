@@ -17,7 +17,9 @@ It reports the time from a move's POST to its arrival on the opponent's socket (
 the spectators' sockets, and to the POST's own answer), p50/p95/p99; moves per second; errors (HTTP answers other
 than 200, failed connects, moves that never arrived); dropped sockets (closed by the
 server during the run); bytes per push; and each Daphne process's CPU (seconds of CPU
-per second of the run, from /proc) and resident memory, with the load average.
+per second of the run, from /proc), resident memory and its garbage collections of 10 ms
+or more during the run (how many, the longest: from the servers' logs), with the load
+average.
 
 ``--one-game N`` instead runs a single game with N spectators, its moves one after the
 other with ``--think`` seconds between them.
@@ -363,6 +365,20 @@ async def play_game(
                 stats.missing += 1
 
 
+def long_collections(log: Path, offset: int) -> list[float]:
+    """The pauses (ms) of the garbage collections of 10 ms or more a server logged after
+    ``offset`` of its log (``wordgame.asgi.log_long_collections``)."""
+    with log.open("rb") as f:
+        f.seek(offset)
+        lines = f.read().decode(errors="replace").splitlines()
+    pauses = []
+    for line in lines:
+        if '"event":"gc"' in line:
+            with contextlib.suppress(ValueError, KeyError):
+                pauses.append(float(json.loads(line[line.index("{") :])["ms"]))
+    return pauses
+
+
 def cpu_snapshot(pids: list[int]) -> dict[int, float]:
     return {pid: proc_cpu_seconds(pid) for pid in pids}
 
@@ -446,6 +462,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connect_seconds = time.perf_counter() - connect_start
         await asyncio.sleep(2)
         pids = [p.pid for p in servers]
+        log_offsets = [(logs / f"bench-daphne-{port}.log").stat().st_size for port in ports]
         load_before = os.getloadavg()
         cpu_before = cpu_snapshot(pids)
         bench_before = proc_cpu_seconds(os.getpid())
@@ -458,6 +475,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         elapsed = time.perf_counter() - started
         stats.measuring = False
         cpu_after = cpu_snapshot(pids)
+        pauses = [
+            long_collections(logs / f"bench-daphne-{port}.log", offset)
+            for port, offset in zip(ports, log_offsets, strict=True)
+        ]
         bench_after = proc_cpu_seconds(os.getpid())
         # Sockets still open at the end: nothing dropped is missed.
         await asyncio.sleep(1)
@@ -486,8 +507,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 {
                     "cpu_per_s": round((cpu_after[pid] - cpu_before[pid]) / elapsed, 2),
                     "rss_mb": round(proc_rss_mb(pid)),
+                    "gc_pauses_10ms": {"count": len(ms), "max_ms": max(ms, default=0.0)},
                 }
-                for pid in pids
+                for pid, ms in zip(pids, pauses, strict=True)
             ],
             "bench_cpu_per_s": round((bench_after - bench_before) / elapsed, 2),
             "load_before": [round(x, 2) for x in load_before],

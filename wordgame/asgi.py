@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 
 from django.core.asgi import get_asgi_application
 
@@ -20,7 +21,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from wordgame.middleware import OriginValidator, WebSocketAccessLog  # noqa: E402
+from wordgame.middleware import OriginValidator, WebSocketAccessLog, log_event  # noqa: E402
 from wordgame.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -29,10 +30,30 @@ def settle_garbage_collector(thresholds: tuple[int, int, int]) -> None:
     process: out of the collector's sight (``gc.freeze``). And full collections rarely:
     with a thousand connections open, each full collection stopped the process for
     60-200 ms, several times a minute, and those pauses were the slowest moves
-    (docs/benchmarks.md). Young garbage is still collected as often as before."""
+    (docs/benchmarks.md). Young garbage is still collected as often as before. Long
+    pauses are logged."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)
+    gc.callbacks.append(log_long_collections)
+
+
+#: A collection that stops the process this long or longer is logged.
+LONG_COLLECTION_MS = 10.0
+_collection_started = 0.0
+
+
+def log_long_collections(phase: str, info: dict[str, int]) -> None:
+    """One log line per garbage collection that stopped the process for
+    ``LONG_COLLECTION_MS`` or more, with its generation and pause: such pauses become
+    the slowest moves (``bench/load.py`` counts them)."""
+    global _collection_started
+    if phase == "start":
+        _collection_started = time.perf_counter()
+        return
+    ms = (time.perf_counter() - _collection_started) * 1000
+    if ms >= LONG_COLLECTION_MS:
+        log_event(event="gc", generation=info.get("generation"), ms=round(ms, 1))
 
 
 settle_garbage_collector(settings.GC_THRESHOLDS)

@@ -384,8 +384,9 @@ def env_gc_thresholds(name: str, default: tuple[int, int, int]) -> tuple[int, in
 
 # The server process's garbage collector (wordgame.asgi): thresholds for gc.set_threshold.
 # Python's default is 700,10,10; full collections of a process holding a thousand
-# connections took 60-200 ms each (docs/benchmarks.md).
-GC_THRESHOLDS = env_gc_thresholds("GC_THRESHOLDS", (10_000, 20, 50))
+# connections took 60-200 ms each, several a minute (docs/benchmarks.md). The young
+# generations keep Python's thresholds (larger ones made their own pauses 50-65 ms).
+GC_THRESHOLDS = env_gc_thresholds("GC_THRESHOLDS", (700, 10, 1000))
 
 # Coins (accounts.services): what a player earns. 0 switches an earning off.
 COINS_SIGNUP = env_count("COINS_SIGNUP", 50)

@@ -26,7 +26,7 @@ def thresholds_in_a_server_process(value: str | None) -> str:
 
 
 def test_the_server_freezes_what_it_built_and_collects_old_objects_rarely() -> None:
-    assert thresholds_in_a_server_process(None) == "(10000, 20, 50) True"
+    assert thresholds_in_a_server_process(None) == "(700, 10, 1000) True"
     assert thresholds_in_a_server_process("5000,10,20") == "(5000, 10, 20) True"
 
 
@@ -39,3 +39,18 @@ def test_bad_thresholds_are_refused_with_the_variable_named(
     monkeypatch.setenv("GC_THRESHOLDS", bad)
     with pytest.raises(ImproperlyConfigured, match="GC_THRESHOLDS must be three positive whole numbers"):
         env_gc_thresholds("GC_THRESHOLDS", (1, 1, 1))
+
+
+def test_a_long_collection_is_logged_with_its_generation_and_pause(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from wordgame import asgi
+
+    caplog.set_level("INFO", logger="wordgame.access")
+    asgi.log_long_collections("start", {"generation": 2})
+    asgi.log_long_collections("stop", {"generation": 2, "collected": 0})
+    assert '"event":"gc"' not in caplog.text  # shorter than 10 ms
+    monkeypatch.setattr(asgi, "LONG_COLLECTION_MS", 0.0)
+    asgi.log_long_collections("start", {"generation": 2})
+    asgi.log_long_collections("stop", {"generation": 2, "collected": 0})
+    assert '"event":"gc","generation":2,"ms":' in caplog.text
