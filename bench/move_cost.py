@@ -19,6 +19,7 @@ Run: ``DATABASE_URL=postgres://postgres@127.0.0.1:5432/wg_bench .venv/bin/python
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import platform
 import secrets
@@ -27,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -67,6 +69,15 @@ def play_games(count: int) -> dict[str, list[float]]:
     from games import rendering
     from games.models import Game
     from games.services import start_game
+
+    # A checkout from before 2026-11-25 (to compare) renders a push without the version
+    # the change announced.
+    with_version = "version" in inspect.signature(rendering.shared_push).parameters
+
+    def push(game_id: int, viewer: Any, since: Any, version: int) -> Any:
+        if with_version:
+            return rendering.shared_push(game_id, viewer, since, version)
+        return rendering.shared_push(game_id, viewer, since)  # type: ignore[call-arg,unused-ignore]
 
     found: dict[str, list[float]] = {k: [] for k in ("post_ms", "post_q", "bytes", "push_ms", "push_q")}
     run = secrets.token_hex(3)
@@ -117,7 +128,7 @@ def play_games(count: int) -> dict[str, list[float]]:
             started = time.perf_counter()
             with CaptureQueriesContext(connection) as queries, translation.override("en"):
                 shown = [
-                    rendering.shared_push(game.pk, v, before, game.version + 1)[1]
+                    push(game.pk, v, before, game.version + 1)[1]
                     for v, before in zip(viewers, shown, strict=True)
                 ]
             found["push_ms"].append((time.perf_counter() - started) * 1000)
