@@ -87,16 +87,16 @@ def play_games(count: int) -> dict[str, list[float]]:
         b = User.objects.create_user(f"mc{run}b{number}", password=None)
         game = start_game(creator=a, mode=Game.Mode.FRIEND, language="en", opponent=b, first=number % 2)
         game.accept(b, version=game.version)
-        clients = []
+        clients = {}
         for user in (a, b):
             client = Client()
             client.force_login(user)
-            clients.append(client)
+            clients[user.pk] = client
         viewers = (a, b, watcher)
         with translation.override("en"):
             shown = [rendering.shared_push(game.pk, v, None)[1] for v in viewers]
         while True:
-            game = Game.objects.get(pk=game.pk)
+            game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
             if game.status != Game.Status.ACTIVE:
                 break
             state = game.state_obj()
@@ -117,14 +117,14 @@ def play_games(count: int) -> dict[str, list[float]]:
                 )
             started = time.perf_counter()
             with CaptureQueriesContext(connection) as queries:
-                answer = clients[state.turn].post(
+                answer = clients[game.seat_user(state.turn).pk].post(
                     f"/games/{game.pk}/{path}/", data, headers={"HX-Request": "true"}
                 )
             found["post_ms"].append((time.perf_counter() - started) * 1000)
             found["post_q"].append(len(queries))
             found["bytes"].append(len(answer.content))
-            if answer.status_code != 200:
-                raise SystemExit(f"the move was answered {answer.status_code}")
+            if answer.status_code != 200 or Game.objects.get(pk=game.pk).version != game.version + 1:
+                raise SystemExit(f"the move was not made ({answer.status_code}): {answer.text[:600]}")
             started = time.perf_counter()
             with CaptureQueriesContext(connection) as queries, translation.override("en"):
                 shown = [
