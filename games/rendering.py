@@ -337,7 +337,7 @@ class LoadedGames:
             return hit
         assert reading is not None
         if not mine:
-            reading.wait(self.SECONDS)
+            reading.wait(1.0)
             return self.cached(game_id, version) or self.keep(Loaded.of(load_game(game_id)))
         try:
             return self.keep(Loaded.of(load_game(game_id)))
@@ -352,12 +352,15 @@ class LoadedGames:
         and kept. For views, which have read the game row anyway."""
         hit = self.cached(game.pk, game.version)
         if hit is None:
-            return self.keep(Loaded.of(game))
+            # Not kept: ``game`` is the caller's, and ``Game.act`` may change it next.
+            return Loaded.of(game)
         return Loaded(game, hit.moves, hit.purchases, hit.away, hit.at)
 
     def cached(self, game_id: int, version: int) -> Loaded | None:
         with self.lock:
-            return self._fresh(self.entries.get((game_id, version)))
+            hit = self._fresh(self.entries.get((game_id, version)))
+        # An entry whose game is no longer at its version (changed in place) is no hit.
+        return hit if hit is not None and hit.game.version == version else None
 
     def _fresh(self, entry: Loaded | None) -> Loaded | None:
         return entry if entry is not None and time.monotonic() - entry.at < self.SECONDS else None
@@ -691,6 +694,7 @@ def answer(
     when the game is now exactly one version on and nothing is to be said about it
     (``form_errors``), else the full snapshot. What is read for it is kept for the pushes
     of the same change (:class:`LoadedGames`)."""
+    # Kept for the pushes of this change: nothing changes ``game`` after its answer.
     context = game_context(loaded_games.keep(Loaded.of(game)), viewer, oob=True, **extra)
     now = Shown.of(context)
     if before is not None and not context["form_errors"] and before.followed_by(now):

@@ -21,7 +21,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from wordgame.middleware import OriginValidator, WebSocketAccessLog, log_event  # noqa: E402
+from wordgame.middleware import OriginValidator, WebSocketAccessLog, deferred_events  # noqa: E402
 from wordgame.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -53,7 +53,9 @@ def log_long_collections(phase: str, info: dict[str, int]) -> None:
         return
     ms = (time.perf_counter() - _collection_started) * 1000
     if ms >= LONG_COLLECTION_MS:
-        log_event(event="gc", generation=info.get("generation"), ms=round(ms, 1))
+        # Not written here (a collection may start inside another log write): with the
+        # next log line.
+        deferred_events.append({"event": "gc", "generation": info.get("generation"), "ms": round(ms, 1)})
 
 
 settle_garbage_collector(settings.GC_THRESHOLDS)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,7 +32,18 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+#: Events recorded where writing a log line is not safe (a garbage-collector callback may
+#: run inside another log write): written before the next log line.
+deferred_events: deque[dict[str, object]] = deque(maxlen=1000)
+
+
 def log_event(**fields: object) -> None:
+    while deferred_events:
+        try:
+            earlier = deferred_events.popleft()
+        except IndexError:  # another thread took it
+            break
+        access_logger.info(json.dumps(earlier, separators=(",", ":"), default=str))
     access_logger.info(json.dumps(fields, separators=(",", ":"), default=str))
 
 

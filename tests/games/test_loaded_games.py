@@ -102,3 +102,16 @@ def test_entries_past_their_time_are_let_go(ana: Any, ben: Any, monkeypatch: pyt
     clock[0] += rendering.LoadedGames.SECONDS + 0.1
     rendering.loaded_games.get(second.pk, second.version)
     assert list(rendering.loaded_games.entries) == [(second.pk, second.version)]
+
+
+@pytest.mark.django_db
+def test_a_views_own_game_is_not_kept_and_a_game_changed_in_place_is_no_hit(ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    version = game.version
+    mine = rendering.load_game(game.pk)
+    rendering.loaded_games.of_game(mine)  # a miss: read, not kept (the view may act on it)
+    assert rendering.loaded_games.cached(game.pk, version) is None
+    mine.play(ana, CAT_AT_CENTRE, version=version)  # changes ``mine`` in place
+    kept = rendering.loaded_games.get(game.pk, version + 1)
+    kept.game.version += 1  # as if changed in place after it was kept
+    assert rendering.loaded_games.cached(game.pk, version + 1) is None
