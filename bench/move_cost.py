@@ -32,6 +32,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 
 def setup_django(var_dir: str) -> str:
@@ -62,10 +63,9 @@ def play_games(count: int) -> dict[str, list[float]]:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
     from django.utils import translation
+    from load import choose_action
 
-    import engine
     from accounts.models import User
-    from engine import movegen
     from games import rendering
     from games.models import Game
     from games.services import start_game
@@ -97,27 +97,13 @@ def play_games(count: int) -> dict[str, list[float]]:
             shown = [rendering.shared_push(game.pk, v, None)[1] for v in viewers]
         while True:
             game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
-            if game.status != Game.Status.ACTIVE:
+            data = choose_action(game.pk)  # what bench/load.py's players send
+            if data is None:
                 break
-            state = game.state_obj()
-            best = movegen.best(
-                state.board,
-                state.racks[state.turn],
-                tileset=state.tileset,
-                layout=engine.layout(state.layout),
-                lexicon=game.lexicon(),
-                k=1,
-            )
-            data = {"version": game.version, "action_id": secrets.token_hex(16)}
-            path = "pass"
-            if best:
-                path = "play"
-                data["tiles"] = ";".join(
-                    f"{p.row},{p.col},{p.letter},{'b' if p.blank else 'n'}" for p in best[0].placements
-                )
+            seat, path = data.pop("seat"), data.pop("path")
             started = time.perf_counter()
             with CaptureQueriesContext(connection) as queries:
-                answer = clients[game.seat_user(state.turn).pk].post(
+                answer = clients[game.seat_user(seat).pk].post(
                     f"/games/{game.pk}/{path}/", data, headers={"HX-Request": "true"}
                 )
             found["post_ms"].append((time.perf_counter() - started) * 1000)
