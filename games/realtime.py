@@ -7,6 +7,7 @@ version number only (STYLE.md 3.7): each consumer renders what its own viewer ma
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -31,37 +32,48 @@ def lobby_group(user_id: int) -> str:
     return f"lobby-{user_id}"
 
 
-def _send(group: str, event: dict[str, Any]) -> None:
-    """Send one event. A failure (Redis down or restarting) is logged and swallowed: it
-    runs after the commit, so the change is saved, and the player who made it must get
-    their normal answer, not an error page; screens catch up when they reconnect (every
-    connection starts with a full snapshot)."""
+def _send(*messages: tuple[str, dict[str, Any]]) -> None:
+    """Send events, each ``(group, event)``, all at once (one hop to the event loop,
+    whatever their number). A failure (Redis down or restarting) is logged and
+    swallowed: it runs after the commit, so the change is saved, and the player who made
+    it must get their normal answer, not an error page; screens catch up when they
+    reconnect (every connection starts with a full snapshot)."""
     layer = get_channel_layer()
     if layer is None:
         return
+
+    async def send_all() -> list[BaseException | None]:
+        return await asyncio.gather(
+            *(layer.group_send(group, event) for group, event in messages), return_exceptions=True
+        )
+
     try:
-        async_to_sync(layer.group_send)(group, event)
+        results = async_to_sync(send_all)()
     except Exception:
-        logger.exception("live update to %s failed (%s)", group, event.get("type"))
+        logger.exception("live updates to %s failed", ", ".join(group for group, _event in messages))
+        return
+    for (group, event), result in zip(messages, results, strict=True):
+        if isinstance(result, BaseException):
+            logger.error("live update to %s failed (%s)", group, event.get("type"), exc_info=result)
 
 
 def game_changed(game_id: int, version: int, *, player_ids: Iterable[int] = ()) -> None:
     """After the commit: tell the game's watchers and its players' lobbies."""
     players = list(player_ids)
 
-    def send() -> None:
-        _send(game_group(game_id), {"type": GAME_CHANGED, "game_id": game_id, "version": version})
-        for user_id in players:
-            _send(lobby_group(user_id), {"type": LOBBY_CHANGED, "game_id": game_id})
-
-    transaction.on_commit(send)
+    transaction.on_commit(
+        lambda: _send(
+            (game_group(game_id), {"type": GAME_CHANGED, "game_id": game_id, "version": version}),
+            *((lobby_group(user_id), {"type": LOBBY_CHANGED, "game_id": game_id}) for user_id in players),
+        )
+    )
 
 
 def chat_posted(game_id: int, message_id: int) -> None:
     """After the commit: tell the game's watchers a chat line arrived."""
     transaction.on_commit(
         lambda: _send(
-            game_group(game_id), {"type": CHAT_POSTED, "game_id": game_id, "message_id": message_id}
+            (game_group(game_id), {"type": CHAT_POSTED, "game_id": game_id, "message_id": message_id})
         )
     )
 
@@ -70,13 +82,11 @@ def lobby_changed(user_ids: Iterable[int]) -> None:
     """After the commit: tell these users' lobbies to re-render (e.g. a new invitation)."""
     users = list(user_ids)
 
-    def send() -> None:
-        for user_id in users:
-            _send(lobby_group(user_id), {"type": LOBBY_CHANGED})
-
-    transaction.on_commit(send)
+    transaction.on_commit(
+        lambda: _send(*((lobby_group(user_id), {"type": LOBBY_CHANGED}) for user_id in users))
+    )
 
 
 def analysis_ready(game_id: int) -> None:
     """After the commit: the game's analysis is stored (its page shows it)."""
-    transaction.on_commit(lambda: _send(game_group(game_id), {"type": ANALYSIS_READY, "game_id": game_id}))
+    transaction.on_commit(lambda: _send((game_group(game_id), {"type": ANALYSIS_READY, "game_id": game_id})))

@@ -8,6 +8,7 @@ is over. The names and types are the contract in ``docs/games-ui-contract.md``.
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 import time
@@ -28,6 +29,7 @@ from accounts.services import blocked_ids, on_vacation_now
 from dictionaries.models import language_name
 from engine.board import square_name
 from games import analysis, extras
+from games.actions import ENGINE_ACTION_KINDS, Action
 from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
 
 PARTIALS: dict[str, str] = {
@@ -299,6 +301,21 @@ class Loaded:
             # Opponents see a vacation (it pauses the clock): until when. One query.
             away=vacation_until([s.user for s in seats if s.user is not None]) if active else {},
             at=time.monotonic(),
+        )
+
+    def as_of(self, earlier: Game) -> Loaded:
+        """What was read, for ``earlier``: a copy of this game as it was before one or
+        more engine actions (plays, exchanges, passes, resignations). Those add moves,
+        which ``earlier`` had not seen, and no extras bought (a refund marks a purchase,
+        it adds or removes none), so its moves are the first ``moves_played`` of these
+        and its purchases the same. Nothing is read."""
+        played = earlier.state["moves_played"] if earlier.state else 0
+        return Loaded(
+            game=earlier,
+            moves=tuple(m for m in self.moves if m.number <= played),
+            purchases=self.purchases,
+            away=self.away,
+            at=self.at,
         )
 
 
@@ -687,19 +704,45 @@ def fragments(game: Game, viewer: Any, *, request: HttpRequest | None = None, **
 
 
 def answer(
-    game: Game, viewer: Any, before: Shown | None, *, request: HttpRequest | None = None, **extra: Any
+    game: Game,
+    viewer: Any,
+    before: Shown | Game | None,
+    *,
+    request: HttpRequest | None = None,
+    **extra: Any,
 ) -> str:
     """The answer to ``viewer``'s own action on ``game`` (as the action left it): the
-    delta from ``before`` (what their page showed when they acted, see :func:`shown`)
-    when the game is now exactly one version on and nothing is to be said about it
-    (``form_errors``), else the full snapshot. What is read for it is kept for the pushes
-    of the same change (:class:`LoadedGames`)."""
+    delta from ``before`` (what their page showed when they acted, see
+    :func:`before_action`) when the game is now exactly one version on and nothing is to
+    be said about it (``form_errors``), else the full snapshot. What is read for it is
+    kept for the pushes of the same change (:class:`LoadedGames`)."""
     # Kept for the pushes of this change: nothing changes ``game`` after its answer.
-    context = game_context(loaded_games.keep(Loaded.of(game)), viewer, oob=True, **extra)
+    data = loaded_games.keep(Loaded.of(game))
+    context = game_context(data, viewer, oob=True, **extra)
     now = Shown.of(context)
+    if isinstance(before, Game):
+        # Worked out only when a delta may follow: the game one version on, from
+        # ``before`` by the viewer's own action.
+        moved_on = game.version == before.version + 1 and not context["form_errors"]
+        before = Shown.of(game_context(data.as_of(before), viewer)) if moved_on else None
     if before is not None and not context["form_errors"] and before.followed_by(now):
         return delta(context, before, now, request=request)
     return render_partials(snapshot_names(context), context, request=request)
+
+
+def before_action(game: Game, viewer: Any, action: Action) -> Shown | Game:
+    """What ``viewer``'s page of ``game`` (as read for their ``action``, at the version
+    the page showed) shows, for :func:`answer`. For an engine action, a copy of the game,
+    worked out into what it showed only after the action, from what the answer reads
+    (:meth:`Loaded.as_of`): nothing is read before the action, so the opponent's push,
+    which goes out when the action commits, does not wait for it. For the others (an
+    extra bought adds to what the answer reads) what it shows, worked out now."""
+    if action.kind not in ENGINE_ACTION_KINDS:
+        return shown(game, viewer)
+    earlier = copy.copy(game)
+    # ``Game.act`` refreshes ``game`` in place, its prefetched seats included.
+    earlier._prefetched_objects_cache = dict(getattr(game, "_prefetched_objects_cache", {}))
+    return earlier
 
 
 def shown(game: Game, viewer: Any) -> Shown:

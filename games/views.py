@@ -84,7 +84,7 @@ def act(
     version from the one the page showed, the answer is the delta from that version (as
     the live push is), not the whole page."""
     errors: list[str] = []
-    before = rendering.shown(game, request.user) if request.htmx else None
+    before = rendering.before_action(game, request.user, action) if request.htmx else None
     try:
         game.act(request.user, action, **form.action_fields())
     except GameMovedOn as exc:

@@ -222,3 +222,80 @@ def test_a_failing_broadcast_is_logged_and_the_move_answers_normally(
     assert 'id="sq-7-7"' in response.text  # the answer shows the move
     assert Move.objects.filter(game=game_ana_ben).count() == 1
     assert "live update to game-" in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_play_reads_the_moves_once_and_nothing_for_its_answer_before_the_commit(
+    client: Client, ana: Any, game_ana_ben: Game
+) -> None:
+    """What the page showed (the base of the answer's delta) is worked out after the
+    play from what the answer reads: the opponent's push, sent on commit, does not wait
+    for a read of the moves, the extras and the vacations before the play."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(ana)
+    version = game_ana_ben.version
+    with CaptureQueriesContext(connection) as queries:
+        response = post(client, "play", game_ana_ben, {"tiles": CAT, "version": version, "action_id": "a1"})
+    assert response.text.startswith(f'<div id="game-sync" hidden data-version="{version + 1}" data-base="{version}"')
+    sql = [q["sql"] for q in queries.captured_queries]
+    begin = next(i for i, q in enumerate(sql) if q.startswith(("BEGIN", "SAVEPOINT")))
+    assert not [q for q in sql[:begin] if '"games_move"' in q or '"games_extrapurchase"' in q]
+    assert len([q for q in sql if q.startswith("SELECT") and 'FROM "games_move"' in q]) == 1
+
+
+@pytest.mark.django_db
+def test_buying_an_extra_answers_with_the_delta_with_the_aids_and_the_extras(
+    ana: Any, game_ana_ben: Game
+) -> None:
+    from accounts.models import User
+    from games import extras
+
+    User.objects.filter(pk=ana.pk).update(coins=20)
+    client = Client()
+    client.force_login(ana)
+    version = game_ana_ben.version
+    response = client.post(
+        reverse("games:buy", args=[game_ana_ben.pk, extras.TILE_BAG]),
+        {"version": version, "action_id": "buy-1"},
+        headers=HX,
+    )
+    text = response.text
+    assert text.startswith(f'<div id="game-sync" hidden data-version="{version + 1}" data-base="{version}"')
+    assert 'id="aids"' in text
+    assert 'id="extras"' in text
+    assert 'class="tile-bag"' in text
+    assert 'id="board"' not in text
+
+
+@pytest.mark.django_db
+def test_a_failing_send_to_the_game_still_tells_the_players_lobbies(
+    client: Client,
+    ana: Any,
+    ben: Any,
+    game_ana_ben: Game,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A change's events go out together; one that fails is logged on its own."""
+    from games import realtime
+
+    sent: list[str] = []
+
+    class HalfDownLayer:
+        async def group_send(self, group: str, event: dict[str, Any]) -> None:
+            if group.startswith("game-"):
+                raise ConnectionError("Redis is down")
+            sent.append(group)
+
+    layer = HalfDownLayer()
+    monkeypatch.setattr(realtime, "get_channel_layer", lambda: layer)
+    client.force_login(ana)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(client, "play", game_ana_ben, {"tiles": CAT})
+    assert response.status_code == 200
+    assert sorted(sent) == sorted(realtime.lobby_group(u.pk) for u in (ana, ben))
+    assert f"live update to {realtime.game_group(game_ana_ben.pk)} failed" in caplog.text
+    assert "live update to lobby-" not in caplog.text
