@@ -334,13 +334,18 @@ class LoadedGames:
         self.lock = threading.Lock()
         self.reads = 0  # games read from the database (what the tests look at)
 
-    def get(self, game_id: int, version: int | None = None) -> Loaded:
+    def get(self, game_id: int, version: int | None = None, *, game: Game | None = None) -> Loaded:
         """The game ``game_id``: its entry for ``version`` when there is a fresh one,
-        else read now (at whatever version it is now) and kept. Renders of one change run
-        at once on several threads: while one reads the game for ``version``, the others
-        wait for it rather than read it too."""
+        else read now (at whatever version it is now; from ``game``, the game just read
+        at ``version``, when given) and kept. Renders of one change and the answer to the
+        move run at once on several threads: while one reads the game for ``version``,
+        the others wait for it rather than read it too."""
+
+        def read() -> Loaded:
+            return Loaded.of(game if game is not None else load_game(game_id))
+
         if version is None:
-            return self.keep(Loaded.of(load_game(game_id)))
+            return self.keep(read())
         key = (game_id, version)
         with self.lock:
             hit = self._fresh(self.entries.get(key))
@@ -355,9 +360,9 @@ class LoadedGames:
         assert reading is not None
         if not mine:
             reading.wait(1.0)
-            return self.cached(game_id, version) or self.keep(Loaded.of(load_game(game_id)))
+            return self.cached(game_id, version) or self.keep(read())
         try:
-            return self.keep(Loaded.of(load_game(game_id)))
+            return self.keep(read())
         finally:
             with self.lock:
                 self.reading.pop(key, None)
@@ -716,8 +721,9 @@ def answer(
     :func:`before_action`) when the game is now exactly one version on and nothing is to
     be said about it (``form_errors``), else the full snapshot. What is read for it is
     kept for the pushes of the same change (:class:`LoadedGames`)."""
-    # Kept for the pushes of this change: nothing changes ``game`` after its answer.
-    data = loaded_games.keep(Loaded.of(game))
+    # Shared with the pushes of this change (which start when it commits, before this
+    # answer): one read in this process. Nothing changes ``game`` after its answer.
+    data = loaded_games.get(game.pk, game.version, game=game)
     context = game_context(data, viewer, oob=True, **extra)
     now = Shown.of(context)
     if isinstance(before, Game):

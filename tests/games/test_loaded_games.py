@@ -11,6 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games import rendering
+from games.actions import Play
 from games.models import Game
 from tests.games.helpers import CAT_AT_CENTRE, make_game
 
@@ -115,3 +116,23 @@ def test_a_views_own_game_is_not_kept_and_a_game_changed_in_place_is_no_hit(ana:
     kept = rendering.loaded_games.get(game.pk, version + 1)
     kept.game.version += 1  # as if changed in place after it was kept
     assert rendering.loaded_games.cached(game.pk, version + 1) is None
+
+
+@pytest.mark.django_db
+def test_the_answer_uses_what_a_push_of_the_same_change_read(ana: Any, ben: Any, cleo: Any) -> None:
+    """The pushes of a change start when it commits, before the mover's answer is
+    rendered: the answer takes what they read (one read of the game per change and
+    process), and answers the delta all the same."""
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    view_game = rendering.load_game(game.pk)
+    before = rendering.before_action(view_game, ana, Play.of(CAT_AT_CENTRE))
+    view_game.play(ana, CAT_AT_CENTRE, version=view_game.version)
+    rendering.shared_push(game.pk, cleo, None, view_game.version)
+    reads = rendering.loaded_games.reads
+    with CaptureQueriesContext(connection) as queries:
+        html = rendering.answer(view_game, ana, before)
+    assert rendering.loaded_games.reads == reads
+    assert [q["sql"] for q in queries.captured_queries] == []
+    assert html.startswith(
+        f'<div id="game-sync" hidden data-version="{view_game.version}" data-base="{game.version}"'
+    )

@@ -238,7 +238,9 @@ def test_a_play_reads_the_moves_once_and_nothing_for_its_answer_before_the_commi
     version = game_ana_ben.version
     with CaptureQueriesContext(connection) as queries:
         response = post(client, "play", game_ana_ben, {"tiles": CAT, "version": version, "action_id": "a1"})
-    assert response.text.startswith(f'<div id="game-sync" hidden data-version="{version + 1}" data-base="{version}"')
+    assert response.text.startswith(
+        f'<div id="game-sync" hidden data-version="{version + 1}" data-base="{version}"'
+    )
     sql = [q["sql"] for q in queries.captured_queries]
     begin = next(i for i, q in enumerate(sql) if q.startswith(("BEGIN", "SAVEPOINT")))
     assert not [q for q in sql[:begin] if '"games_move"' in q or '"games_extrapurchase"' in q]
