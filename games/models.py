@@ -171,10 +171,14 @@ def lock_user(user: Any) -> None:
     get_user_model().objects.select_for_update(no_key=no_key).filter(pk=user.pk).first()
 
 
+def seats_with_users() -> models.Prefetch:
+    return models.Prefetch("seats", queryset=Seat.objects.select_related("user"))
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     def with_seats(self) -> GameQuerySet:
         """Each game's seats with their users, fetched in one more query."""
-        return self.prefetch_related(models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        return self.prefetch_related(seats_with_users())
 
     def for_player(self, user: Any) -> GameQuerySet:
         """Games where ``user`` has a seat (including friend invitations sent to them)."""
@@ -394,9 +398,8 @@ class Game(models.Model):
         """
         now = now or timezone.now()
         with transaction.atomic():
-            # The seats with their users in one more query (read many times below; not
-            # locked: a game's seats change only under this game row's lock).
-            game = Game.objects.select_for_update().with_seats().get(pk=self.pk)
+            game = Game.objects.select_for_update().get(pk=self.pk)
+            game._take_seats_from(self)
             if action_id and (done := game.actions.filter(action_id=action_id).first()) is not None:
                 self._reload(game)
                 return done
@@ -679,6 +682,17 @@ class Game(models.Model):
         else:
             self.turn_deadline = now + timedelta(days=self.inactivity_days)
 
+    def _take_seats_from(self, read: Game) -> None:
+        """The seats with their users (read many times by ``act``; not locked: a game's
+        seats change only under this game row's lock): those ``read`` holds when it was
+        read at this copy's version (every change of the seats, a score or a player
+        joining, moves the version on), else read now, in one more query."""
+        seats = getattr(read, "_prefetched_objects_cache", {}).get("seats")
+        if seats is not None and read.version == self.version:
+            self._prefetched_objects_cache: dict[str, Any] = {"seats": seats}
+        else:
+            models.prefetch_related_objects([self], seats_with_users())
+
     def _reload(self, fresh: Game) -> None:
         """Copy a locked, saved copy's fields onto ``self`` so callers see the new state,
         with its seats when it read them (they are saved as they are)."""
@@ -688,7 +702,7 @@ class Game(models.Model):
             self._prefetched_objects_cache.clear()
         seats = getattr(fresh, "_prefetched_objects_cache", {}).get("seats")
         if seats is not None:
-            self._prefetched_objects_cache: dict[str, Any] = {"seats": seats}
+            self._prefetched_objects_cache = {"seats": seats}
 
 
 class Seat(models.Model):

@@ -164,3 +164,23 @@ def test_a_vacation_pauses_the_turn_clock_and_opponents_see_it(
     # A game whose clock vacations do not pause (a tournament's) times out.
     Game.objects.filter(pk=game.pk).update(vacation_pauses=False)
     assert Game.objects.get(pk=game.pk).timeout(now=now) is not None
+
+
+@pytest.mark.django_db
+def test_a_copy_read_before_a_player_joined_acts_with_the_seats_as_they_are_now(ana: Any, ben: Any) -> None:
+    """A copy of the game read at an older version (here: an open seek, before ben took
+    its second seat) may still act with the current version: ``act`` reads the seats
+    again rather than take the copy's."""
+    from games.services import start_game
+
+    seek = start_game(creator=ana, mode="random", language="es")
+    old = Game.objects.with_seats().get(pk=seek.pk)
+    assert old.seat_of(ben) is None
+    game = start_game(creator=ben, mode="random", language="es")
+    assert game.pk == seek.pk
+    game = Game.objects.with_seats().get(pk=game.pk)
+    if game.turn_seat != game.seat_of(ben):
+        game.pass_turn(ana, version=game.version)
+    old.pass_turn(ben, version=game.version)
+    assert old.seat_of(ben) is not None
+    assert Move.objects.filter(game=game, user=ben, kind="pass").count() == 1

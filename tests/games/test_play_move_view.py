@@ -301,3 +301,17 @@ def test_a_failing_send_to_the_game_still_tells_the_players_lobbies(
     assert sorted(sent) == sorted(realtime.lobby_group(u.pk) for u in (ana, ben))
     assert f"live update to {realtime.game_group(game_ana_ben.pk)} failed" in caplog.text
     assert "live update to lobby-" not in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_play_reads_the_seats_once(client: Client, ana: Any, game_ana_ben: Game) -> None:
+    """``Game.act`` takes the seats the view read with the game at the same version (a
+    change of the seats moves the version on): they are read once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(ana)
+    with CaptureQueriesContext(connection) as queries:
+        response = post(client, "play", game_ana_ben, {"tiles": CAT})
+    assert response.status_code == 200
+    assert len([q for q in queries.captured_queries if q["sql"].startswith('SELECT "games_seat"')]) == 1
