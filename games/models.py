@@ -10,6 +10,7 @@ module does persistence, permissions and time.
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 from collections import Counter
@@ -689,7 +690,9 @@ class Game(models.Model):
         joining, moves the version on), else read now, in one more query."""
         seats = getattr(read, "_prefetched_objects_cache", {}).get("seats")
         if seats is not None and read.version == self.version:
-            self._prefetched_objects_cache: dict[str, Any] = {"seats": seats}
+            # Copies: ``act`` changes scores, and a rolled-back action must leave the
+            # caller's seats as they were.
+            self._prefetched_objects_cache: dict[str, Any] = {"seats": [copy.copy(s) for s in seats]}
         else:
             models.prefetch_related_objects([self], seats_with_users())
 

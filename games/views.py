@@ -86,7 +86,11 @@ def act(
     errors: list[str] = []
     before = rendering.before_action(game, request.user, action) if request.htmx else None
     try:
-        game.act(request.user, action, **form.action_fields())
+        record = game.act(request.user, action, **form.action_fields())
+        if isinstance(before, Game) and record.version != before.version + 1:
+            # A repeat: what moved the game on since the page's version was not this
+            # action, so the page's version cannot be worked out from it (snapshot).
+            before = None
     except GameMovedOn as exc:
         errors = [error_message(exc.code)]
         game = rendering.load_game(game.pk)  # as it is now

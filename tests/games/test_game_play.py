@@ -184,3 +184,25 @@ def test_a_copy_read_before_a_player_joined_acts_with_the_seats_as_they_are_now(
     old.pass_turn(ben, version=game.version)
     assert old.seat_of(ben) is not None
     assert Move.objects.filter(game=game, user=ben, kind="pass").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_move_rolled_back_after_its_scores_leaves_the_callers_seats_as_they_were(
+    ana: Any, ben: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``act`` takes the caller's seats (read at the same version) as copies: a failure
+    after the scores were set rolls the database back and leaves the caller's copy too."""
+    from games.models import GameAction
+    from tests.games.helpers import make_game
+
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    game = Game.objects.with_seats().get(pk=game.pk)
+
+    def fails(**kwargs: Any) -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(GameAction.objects, "create", fails)
+    with pytest.raises(RuntimeError):
+        game.play(ana, CAT_AT_CENTRE, version=game.version)
+    assert [s.score for s in game.seat_list()] == [0, 0]
+    assert Move.objects.filter(game=game).count() == 0
