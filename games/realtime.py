@@ -39,7 +39,7 @@ def _send(*messages: tuple[str, dict[str, Any]]) -> None:
     it must get their normal answer, not an error page; screens catch up when they
     reconnect (every connection starts with a full snapshot)."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
 
     async def send_all() -> list[BaseException | None]:
@@ -49,7 +49,7 @@ def _send(*messages: tuple[str, dict[str, Any]]) -> None:
 
     try:
         results = async_to_sync(send_all)()
-    except Exception:
+    except (Exception, asyncio.CancelledError):
         logger.exception("live updates to %s failed", ", ".join(group for group, _event in messages))
         return
     for (group, event), result in zip(messages, results, strict=True):
