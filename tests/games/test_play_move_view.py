@@ -298,7 +298,12 @@ def test_a_failing_send_to_the_game_still_tells_the_players_lobbies(
     monkeypatch.setattr(realtime, "get_channel_layer", lambda: layer)
     hops: list[Any] = []
     to_loop = realtime.async_to_sync
-    monkeypatch.setattr(realtime, "async_to_sync", lambda f: hops.append(f) or to_loop(f))
+
+    def counted(function: Any) -> Any:
+        hops.append(function)
+        return to_loop(function)
+
+    monkeypatch.setattr(realtime, "async_to_sync", counted)
     client.force_login(ana)
     with django_capture_on_commit_callbacks(execute=True):
         response = post(client, "play", game_ana_ben, {"tiles": CAT})
