@@ -107,6 +107,28 @@ def proc_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
 
 
+def machine_cpu() -> tuple[float, float]:
+    """The machine's CPU seconds so far (all cores): busy (neither idle nor waiting on
+    I/O) and stolen by the hypervisor (a virtual machine's neighbours), from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    ticks = os.sysconf("SC_CLK_TCK")
+    user, nice, system, idle, iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
+    return (user + nice + system + irq + softirq) / ticks, steal / ticks
+
+
+def services_cpu() -> dict[str, float]:
+    """CPU seconds so far of every PostgreSQL and Redis process on the machine."""
+    totals = {"postgres": 0.0, "redis-server": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            comm = (entry / "comm").read_text().strip()
+            if comm in totals:
+                totals[comm] += proc_cpu_seconds(int(entry.name))
+    return totals
+
+
 def proc_rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -244,6 +266,15 @@ class Stats:
     missing: int = 0
     push_bytes: list[int] = field(default_factory=list)
     measuring: bool = False
+    loop_lag_ms: list[float] = field(default_factory=list)
+
+
+async def loop_lag(stats: Stats) -> None:
+    """Record how late a 10 ms timer fires on the generator's event loop."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(0.01)
+        stats.loop_lag_ms.append((time.perf_counter() - before - 0.01) * 1000)
 
 
 class Socket:
@@ -466,7 +497,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         load_before = os.getloadavg()
         cpu_before = cpu_snapshot(pids)
         bench_before = proc_cpu_seconds(os.getpid())
+        machine_before, services_before = machine_cpu(), services_cpu()
         stats.measuring = True
+        lag_task = asyncio.create_task(loop_lag(stats))
         started = time.perf_counter()
         until = started + args.seconds
         await asyncio.gather(
@@ -474,6 +507,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         elapsed = time.perf_counter() - started
         stats.measuring = False
+        lag_task.cancel()
+        machine_after, services_after = machine_cpu(), services_cpu()
         cpu_after = cpu_snapshot(pids)
         pauses = [
             long_collections(logs / f"bench-daphne-{port}.log", offset)
@@ -512,6 +547,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 for pid, ms in zip(pids, pauses, strict=True)
             ],
             "bench_cpu_per_s": round((bench_after - bench_before) / elapsed, 2),
+            # How late the load generator's own event loop woke (a 10 ms timer): a late
+            # loop stamps arrivals late, so this bounds the generator's share of the times.
+            "bench_loop_lag_ms": {
+                "p99": round(percentile(stats.loop_lag_ms, 99), 1),
+                "max": round(max(stats.loop_lag_ms, default=0.0), 1),
+            },
+            "postgres_cpu_per_s": round(
+                (services_after["postgres"] - services_before["postgres"]) / elapsed, 2
+            ),
+            "redis_cpu_per_s": round(
+                (services_after["redis-server"] - services_before["redis-server"]) / elapsed, 2
+            ),
+            "machine_busy_cores": round((machine_after[0] - machine_before[0]) / elapsed, 2),
+            "machine_steal_cores": round((machine_after[1] - machine_before[1]) / elapsed, 2),
             "load_before": [round(x, 2) for x in load_before],
             "load_after": [round(x, 2) for x in os.getloadavg()],
         }
