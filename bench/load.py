@@ -19,7 +19,10 @@ than 200, failed connects, moves that never arrived); dropped sockets (closed by
 server during the run); bytes per push; and each Daphne process's CPU (seconds of CPU
 per second of the run, from /proc), resident memory and its garbage collections of 10 ms
 or more during the run (how many, the longest: from the servers' logs), with the load
-average.
+average; beside them the noise a run had: the whole machine's CPU (busy, and stolen by the
+hypervisor), PostgreSQL's and Redis's, the generator's own CPU and how late its event loop
+woke (a late loop stamps arrivals late; the generator chooses its first move and freezes
+its start-up objects before the measured window).
 
 ``--one-game N`` instead runs a single game with N spectators, its moves one after the
 other with ``--think`` seconds between them.
@@ -39,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -112,7 +116,7 @@ def machine_cpu() -> tuple[float, float]:
     I/O) and stolen by the hypervisor (a virtual machine's neighbours), from /proc/stat."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     ticks = os.sysconf("SC_CLK_TCK")
-    user, nice, system, idle, iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
     return (user + nice + system + irq + softirq) / ticks, steal / ticks
 
 
@@ -491,6 +495,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connect_start = time.perf_counter()
         await asyncio.gather(*(opened(s) for s in sockets))
         connect_seconds = time.perf_counter() - connect_start
+        # The generator's own start-up out of the measured window: the first move chosen
+        # loads the lexicon (the GIL held for a while, which would stamp arrivals late),
+        # and what was built so far is left out of its garbage collections.
+        await sync_to_async(choose_action)(games[0]["id"])
+        gc.collect()
+        gc.freeze()
         await asyncio.sleep(2)
         pids = [p.pid for p in servers]
         log_offsets = [(logs / f"bench-daphne-{port}.log").stat().st_size for port in ports]
