@@ -121,7 +121,10 @@ def machine_cpu() -> tuple[float, float]:
 
 
 def services_cpu() -> dict[str, float]:
-    """CPU seconds so far of every PostgreSQL and Redis process on the machine."""
+    """CPU seconds so far of every PostgreSQL and Redis process on the machine (that this
+    process can see in /proc). A PostgreSQL backend that exits during a run takes its CPU
+    out of the later sum, so with backends coming and going the figure runs low; the pool
+    keeps the servers' connections open through a run."""
     totals = {"postgres": 0.0, "redis-server": 0.0}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -495,10 +498,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connect_start = time.perf_counter()
         await asyncio.gather(*(opened(s) for s in sockets))
         connect_seconds = time.perf_counter() - connect_start
-        # The generator's own start-up out of the measured window: the first move chosen
-        # loads the lexicon (the GIL held for a while, which would stamp arrivals late),
-        # and what was built so far is left out of its garbage collections.
+        # The generator's own start-up out of the measured window: its first move chosen
+        # (the first read and lexicon use in its thread), and what it built so far left
+        # out of its garbage collections (a full collection of the heap of 1,000 sockets
+        # would stall its loop and stamp arrivals late).
+        warm_start = time.perf_counter()
         await sync_to_async(choose_action)(games[0]["id"])
+        warm_ms = (time.perf_counter() - warm_start) * 1000
         gc.collect()
         gc.freeze()
         await asyncio.sleep(2)
@@ -529,7 +535,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(1)
         held = sum(1 for s in sockets if s.ws is not None and s.task is not None and not s.task.done())
         result = {
-            "date": time.strftime("%Y-%m-%d %H:%M"),
+            "date": time.strftime("%Y-%m-%d %H:%M"),  # when the run ended
+            "started": time.strftime("%H:%M:%S", time.localtime(time.time() - elapsed)),
             "machine": f"{platform.node()} {os.cpu_count()} cores {platform.machine()}",
             "workers": args.workers,
             "games": games_count,
@@ -556,13 +563,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 }
                 for pid, ms in zip(pids, pauses, strict=True)
             ],
+            # All the servers' CPU over the moves made (chat lines and idle sockets included).
+            "daphne_cpu_ms_per_move": round(
+                sum(cpu_after[pid] - cpu_before[pid] for pid in pids) / max(1, stats.moves) * 1000, 1
+            ),
             "bench_cpu_per_s": round((bench_after - bench_before) / elapsed, 2),
             # How late the load generator's own event loop woke (a 10 ms timer): a late
-            # loop stamps arrivals late, so this bounds the generator's share of the times.
+            # loop stamps arrivals late. p99 and max are over wake-ups; "stalled_ms_per_s"
+            # is the time the loop was more than 5 ms late, per second of the run (an
+            # arrival in such a stall is stamped up to its length late).
             "bench_loop_lag_ms": {
                 "p99": round(percentile(stats.loop_lag_ms, 99), 1),
                 "max": round(max(stats.loop_lag_ms, default=0.0), 1),
+                "stalled_ms_per_s": round(sum(lag for lag in stats.loop_lag_ms if lag > 5) / elapsed, 1),
             },
+            "bench_warm_up_ms": round(warm_ms, 1),
             "postgres_cpu_per_s": round(
                 (services_after["postgres"] - services_before["postgres"]) / elapsed, 2
             ),
