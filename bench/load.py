@@ -6,8 +6,10 @@ the games and users it needs in that database, then holds ``--connections`` WebS
 connections (each game: two players and ``--spectators`` spectators, the sockets of a
 game spread over the workers so moves cross between processes through Redis). For
 ``--seconds`` every game makes a move (the player to move POSTs the best play the move
-generator finds, or a pass) after a random think time (``--think`` seconds on average),
-and one action in ten is a chat line instead.
+generator finds, or a pass) after a random think time, and one action in ten is a chat
+line instead. ``--think`` is the mean of that time: 30 s by default, a casual live game's
+pace and the one docs/scaling.md sizes for. On the 2-core machine of docs/benchmarks.md's
+last load section the latency target held up to a move every 20 s per game, not at 15.
 
 The servers run with the settings as deployed (``wordgame.settings``: the PostgreSQL
 connection pool, the channel layer's 30 s Redis read timeout, the garbage-collector
@@ -613,8 +615,16 @@ def main() -> None:
     parser.add_argument("--one-game", type=int, default=None, metavar="N", help="one game with N spectators")
     parser.add_argument("--workers", type=int, default=1, choices=(1, 2, 3, 4))
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--think", type=float, default=10.0, help="mean seconds between a game's actions")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        help="mean seconds between a game's actions (default 30: the pace docs/scaling.md assumes; "
+        "with --one-game, 1)",
+    )
     args = parser.parse_args()
+    if args.think is None:
+        args.think = 1.0 if args.one_game is not None else 30.0
     for name in ("DATABASE_URL", "REDIS_URL"):
         url = os.environ.get(name)
         if not url:
