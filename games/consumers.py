@@ -53,12 +53,18 @@ def in_language(language: str, render: Callable[..., str]) -> Callable[..., str]
 RESYNC_INTERVAL = 1.0
 
 
-def wants_resync(text_data: str | None) -> bool:
+def client_message(text_data: str | None) -> str:
+    """What a client asks for: ``resync`` (a full snapshot), ``check`` (what changed since
+    this socket's last frame, nothing when it is current), or "" (anything else)."""
     try:
         message = json.loads(text_data or "")
     except ValueError:
-        return False
-    return isinstance(message, dict) and (message.get("type") == "resync" or "resync" in message)
+        return ""
+    if not isinstance(message, dict):
+        return ""
+    if message.get("type") == "resync" or "resync" in message:
+        return "resync"
+    return "check" if message.get("type") == "check" else ""
 
 
 class ViewerConsumer(AsyncWebsocketConsumer):
@@ -83,9 +89,16 @@ class ViewerConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The only message a client may send: ``{"type": "resync", ...}``."""
-        if wants_resync(text_data) and self.resync_allowed():
-            await self.push()
+        """The messages a client may send, each at most once per ``RESYNC_INTERVAL``:
+        ``{"type": "resync"}`` and ``{"type": "check"}`` (:func:`client_message`)."""
+        asked = client_message(text_data)
+        if asked and self.resync_allowed():
+            await (self.push() if asked == "resync" else self.check())
+
+    async def check(self) -> None:
+        """What changed since this socket's last frame (nothing when it is current); a
+        full snapshot where nothing smaller is known."""
+        await self.push()
 
     def resync_allowed(self) -> bool:
         now = time.monotonic()
@@ -270,6 +283,12 @@ class GameConsumer(ViewerConsumer):
     async def push(self) -> None:
         """The full snapshot (on connect and on ``resync``)."""
         await self.send_update(None, None)
+
+    async def check(self) -> None:
+        """The game as it is now, from what this socket sent last: nothing when that is
+        this version, a delta when the game moved on by one, else the snapshot (a task
+        worker's change whose live update did not reach this process)."""
+        await self.send_update(self.shown, None)
 
     async def send_update(self, since: rendering.Shown | None, version: int | None) -> None:
         # Handlers run one at a time per connection, so ``shown`` is always what this

@@ -22,6 +22,7 @@
 
   const DRAG_THRESHOLD = 6;   // px of movement before a press on a tile becomes a drag
   const PREVIEW_DELAY = 120;  // ms: coalesce quick keyboard placements into one preview
+  const COMPUTER_CHECK_MS = 3000;  // ms between checks while the computer is to move
 
   /** Replace %(name)s placeholders (Django's style, so translators see one syntax). */
   function fmt(template, values) {
@@ -57,6 +58,7 @@
     this.known = this.initialVersion();   // the game version the page shows
     this.wanted = 0;                      // a version we asked a snapshot for
     this.resyncTimer = null;
+    this.computerTimer = null;            // the next check while the computer is to move
     this.socket = null;                   // the ws extension's socket wrapper
     this.seenVersion = this.known;
     this.overAnnounced = !!document.querySelector("#game-over .banner");
@@ -117,6 +119,24 @@
       e.detail.shouldSwap = false;
       this.requestResync(head.version);
     }
+  };
+
+  /** While the computer is to move, ask the server every few seconds whether the game
+   * moved on ({"type": "check"}: it answers only when this socket is behind). Its reply
+   * is made by a task worker, whose live update cannot reach this server when they are
+   * separate processes on the in-memory channel layer (`make run`), or may be lost; when
+   * the update does arrive first, the check finds nothing to send. */
+  Game.prototype.watchComputer = function () {
+    const sb = document.getElementById("scoreboard");
+    const thinking = !!sb && sb.dataset.computerThinking === "true";
+    if (!thinking || this.computerTimer) return;
+    this.computerTimer = window.setTimeout(() => {
+      this.computerTimer = null;
+      const board = document.getElementById("scoreboard");
+      if (!board || board.dataset.computerThinking !== "true") return;
+      if (this.socket) this.socket.send(JSON.stringify({ type: "check", version: this.known }));
+      this.watchComputer();
+    }, COMPUTER_CHECK_MS);
   };
 
   Game.prototype.requestResync = function (version) {
@@ -738,6 +758,7 @@
   };
 
   Game.prototype.refresh = function (initial) {
+    this.watchComputer();
     this.syncHighlight();
     this.applyRackOrder();
     const dropped = this.reconcile();

@@ -292,3 +292,39 @@ async def test_pushes_are_in_the_viewers_interface_language(ana: Any, ben: Any) 
             assert unexpected not in snapshot
         finally:
             await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_check_message_sends_only_what_the_socket_missed(
+    ana: Any, ben: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change whose live update never reached this process (a task worker beside a
+    server on the in-memory channel layer) reaches the page when it asks ``check``;
+    a page that is current gets nothing."""
+    from games import consumers, realtime
+
+    monkeypatch.setattr(consumers, "RESYNC_INTERVAL", 0.05)
+    game = await sync_to_async(make_game)(ana, ben)
+    version = game.version
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", ben)
+    try:
+        assert connected
+        await communicator.receive_from(timeout=3)
+        await communicator.send_to(text_data=json.dumps({"type": "check", "version": version}))
+        assert await communicator.receive_nothing(timeout=0.3)
+
+        monkeypatch.setattr(realtime, "game_changed", lambda *args, **kwargs: None)
+        await sync_to_async(game.pass_turn)(ana, version=version)
+        assert await communicator.receive_nothing(timeout=0.3)  # no live update came
+
+        await communicator.send_to(text_data=json.dumps({"type": "check", "version": version}))
+        frame = await communicator.receive_from(timeout=3)
+        head = re.match(r'\s*<div id="game-sync"[^>]*data-version="(\d+)"[^>]*data-base="(\d*)"', frame)
+        assert head is not None, frame[:300]
+        assert (int(head.group(1)), head.group(2)) == (version + 1, str(version))  # a delta
+        await communicator.send_to(text_data=json.dumps({"type": "check", "version": version + 1}))
+        assert await communicator.receive_nothing(timeout=0.3)
+    finally:
+        await communicator.disconnect()
