@@ -134,7 +134,8 @@ def template_messages(path: Path) -> set[tuple[str | None, str]]:
     """The (context, msgid) pairs of a template, read the way makemessages reads them."""
     python = templatize(path.read_text(encoding="utf-8"), origin=str(path))
     found: set[tuple[str | None, str]] = set()
-    literal = r"u'(?:[^'\\]|\\.)*'"
+    # templatize writes a string holding an apostrophe in double quotes.
+    literal = r"""u(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
     for match in re.finditer(rf"\b(n?p?gettext)\(\s*({literal}(?:\s*,\s*{literal})*)", python):
         args = [ast.literal_eval(piece[1:]) for piece in re.findall(literal, match.group(2))]
         found.add(
