@@ -67,7 +67,10 @@ def period(extra: str, *, seat: int, state: engine.GameState, last_move_of_seat:
     if extra in (TILE_BAG, WORD_STRENGTH):
         return state.moves_played + 1 if state.turn == seat and not state.over else None
     if extra == HINDSIGHT:
-        return last_move_of_seat if state.turn != seat and not state.over else None
+        # From the seat's move until its next one: through the opponent's turn and the
+        # seat's own turn after it (against the computer, whose reply comes within a
+        # second, that turn is the only time there is).
+        return last_move_of_seat if not state.over else None
     return None
 
 

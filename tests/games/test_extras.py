@@ -92,6 +92,25 @@ def test_hindsight_is_for_the_last_move_until_the_next(ana: Any, ben: Any, game_
 
 
 @pytest.mark.django_db
+def test_hindsight_can_be_bought_on_the_buyers_next_turn_until_they_move(
+    ana: Any, ben: Any, game_ana_ben: Game
+) -> None:
+    # Against the computer the opponent's turn lasts a second: the window goes on
+    # through the player's own next turn, until they move again.
+    coins(ana, 50)
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
+    game_ana_ben.pass_turn(ben, version=game_ana_ben.version)
+    purchase = buy_extra(game=game_ana_ben, user=ana, extra=extras.HINDSIGHT, version=game_ana_ben.version)
+    assert purchase.period == 1  # still ana's move 1, on her turn
+    paid = balance(ana)
+    game = Game.objects.get(pk=game_ana_ben.pk)
+    assert buy_extra(game=game, user=ana, extra=extras.HINDSIGHT, version=game.version) == purchase
+    assert balance(ana) == paid  # the same purchase, not charged again
+    game.pass_turn(ana, version=game.version)  # her next move: the window moves on
+    assert buy_extra(game=game, user=ana, extra=extras.HINDSIGHT, version=game.version).period == 3
+
+
+@pytest.mark.django_db
 def test_an_unused_purchase_is_refunded_when_the_opponent_resigns_in_that_turn(
     ana: Any, ben: Any, game_ana_ben: Game
 ) -> None:
