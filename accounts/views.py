@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language_info, gettext
+from django.utils.translation import get_language_info, gettext, ngettext
 from django.views import i18n
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -56,8 +56,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             user = form.save()
-            grant_signup_coins(user=user)
+            welcome = grant_signup_coins(user=user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if welcome is not None:
+            greeting = ngettext(
+                "Welcome, %(name)s! Your account is ready, with %(count)d coin to spend on extras.",
+                "Welcome, %(name)s! Your account is ready, with %(count)d coins to spend on extras.",
+                welcome.amount,
+            ) % {"name": user.username, "count": welcome.amount}
+        else:
+            greeting = gettext("Welcome, %(name)s! Your account is ready.") % {"name": user.username}
+        messages.success(request, greeting)
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 

@@ -36,10 +36,13 @@ def test_signup_grants_the_welcome_coins(client: Client, earnings: Any) -> None:
         "password1": "a-long-pass-9",
         "password2": "a-long-pass-9",
     }
-    assert client.post(reverse("signup"), data).status_code == 302
+    answer = client.post(reverse("signup"), data, follow=True)
+    assert answer.redirect_chain[0][1] == 302
     dora = User.objects.get(username="dora")
     entry = CoinEntry.objects.get(user=dora, reason=reasons.SIGNUP)
     assert entry.amount == 50
+    # The page the new player lands on says the account is there, and what it holds.
+    assert "Welcome, dora! Your account is ready, with 50 coins to spend on extras." in answer.content.decode()
     # The first page of the day adds the daily bonus on top, once.
     client.get(reverse("home"))
     client.get(reverse("home"))
