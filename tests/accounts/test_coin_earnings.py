@@ -42,7 +42,9 @@ def test_signup_grants_the_welcome_coins(client: Client, earnings: Any) -> None:
     entry = CoinEntry.objects.get(user=dora, reason=reasons.SIGNUP)
     assert entry.amount == 50
     # The page the new player lands on says the account is there, and what it holds.
-    assert "Welcome, dora! Your account is ready, with 50 coins to spend on extras." in answer.content.decode()
+    assert (
+        "Welcome, dora! Your account is ready, with 50 coins to spend on extras." in answer.content.decode()
+    )
     # The first page of the day adds the daily bonus on top, once.
     client.get(reverse("home"))
     client.get(reverse("home"))
