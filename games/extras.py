@@ -48,6 +48,12 @@ LABELS = {
     HINDSIGHT: _("Hindsight"),
     WORD_STRENGTH: _("Word strength"),
 }
+#: What each extra does, in a line beside its name on the game page.
+DESCRIPTIONS = {
+    TILE_BAG: _("The tiles you have not seen yet, and how many are left in the bag."),
+    HINDSIGHT: _("The best play your last rack allowed, beside what you played."),
+    WORD_STRENGTH: _("How the play you lay out ranks against the best one available."),
+}
 
 
 def price(extra: str) -> int:

@@ -587,6 +587,7 @@ def extras_panel(
         item: dict[str, Any] = {
             "code": code,
             "label": str(extras.LABELS[code]),
+            "description": str(extras.DESCRIPTIONS[code]),
             "price": extras.price(code),
             # The button stays while the game is on (the rule table refuses it outside the
             # extra's period, with the reason): the panel changes only with a purchase, so

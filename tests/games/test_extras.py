@@ -219,6 +219,18 @@ def test_buying_over_http_shows_the_tile_bag_to_the_buyer_only_and_discloses_it_
 
 
 @pytest.mark.django_db
+def test_each_extra_says_what_it_does_in_the_players_language(ana: Any, game_ana_ben: Game) -> None:
+    from django.urls import reverse
+
+    fragments = reverse("games:fragments", args=[game_ana_ben.pk])
+    seen = client_for(ana).get(fragments, headers=HX).text
+    for code in extras.EXTRAS:
+        assert f'title="{extras.DESCRIPTIONS[code]}"' in seen.replace("&#x27;", "'")
+    french = client_for(ana).get(fragments, headers={**HX, "Accept-Language": "fr"}).text
+    assert 'title="Le meilleur coup que permettait votre dernier chevalet' in french
+
+
+@pytest.mark.django_db
 def test_hindsight_shows_the_best_play_to_its_buyer_only(ana: Any, ben: Any, game_ana_ben: Game) -> None:
     from django.urls import reverse
 
