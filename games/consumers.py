@@ -68,9 +68,9 @@ def client_message(text_data: str | None) -> str:
 
 
 class ViewerConsumer(AsyncWebsocketConsumer):
-    """What both consumers share: one group to leave on disconnect, fragments rendered
-    in the viewer's language, and ``resync`` as the only message a client may send
-    (at most once per ``RESYNC_INTERVAL``)."""
+    """What the consumers share: one group to leave on disconnect, fragments rendered
+    in the viewer's language, and the only messages a client may send, ``resync`` and
+    ``check`` (together at most once per ``RESYNC_INTERVAL``)."""
 
     group: str = ""
     language: str = ""  # the viewer's interface language, worked out on first use
@@ -96,8 +96,8 @@ class ViewerConsumer(AsyncWebsocketConsumer):
             await (self.push() if asked == "resync" else self.check())
 
     async def check(self) -> None:
-        """What changed since this socket's last frame (nothing when it is current); a
-        full snapshot where nothing smaller is known."""
+        """Here the same as ``resync``: the lobby and the analysis page keep no record
+        of what they sent, so the full snapshot (only the game page sends ``check``)."""
         await self.push()
 
     def resync_allowed(self) -> bool:
@@ -287,7 +287,14 @@ class GameConsumer(ViewerConsumer):
     async def check(self) -> None:
         """The game as it is now, from what this socket sent last: nothing when that is
         this version, a delta when the game moved on by one, else the snapshot (a task
-        worker's change whose live update did not reach this process)."""
+        worker's change whose live update did not reach this process). The client's
+        ``version`` is not needed: the socket's own record says what the page was sent.
+        The version alone is read first, so a check that finds nothing costs one small
+        query, not the game's read and render."""
+        if self.shown is not None:
+            now = await Game.objects.filter(pk=self.game_id).values_list("version", flat=True).afirst()
+            if now == self.shown.version:
+                return
         await self.send_update(self.shown, None)
 
     async def send_update(self, since: rendering.Shown | None, version: int | None) -> None:

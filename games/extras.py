@@ -48,6 +48,9 @@ LABELS = {
     HINDSIGHT: _("Hindsight"),
     WORD_STRENGTH: _("Word strength"),
 }
+#: ``Move.Kind.PASS`` (games.models imports this module, not the other way round).
+PASS_KIND = "pass"
+
 #: What each extra does, in a line beside its name on the game page.
 DESCRIPTIONS = {
     TILE_BAG: _("The tiles you have not seen yet, and how many are left in the bag."),
@@ -67,16 +70,28 @@ def price(extra: str) -> int:
     )
 
 
-def period(extra: str, *, seat: int, state: engine.GameState, last_move_of_seat: int | None) -> int | None:
+def period(
+    extra: str,
+    *,
+    seat: int,
+    state: engine.GameState,
+    last_move_of_seat: int | None,
+    last_was_pass: bool = False,
+) -> int | None:
     """The move number a purchase of ``extra`` by ``seat`` would be for now, or None when
-    it cannot be bought now (not the period it is for)."""
+    it cannot be bought now (not the period it is for). ``last_was_pass``: the seat's
+    last move was a pass."""
     if extra in (TILE_BAG, WORD_STRENGTH):
         return state.moves_played + 1 if state.turn == seat and not state.over else None
     if extra == HINDSIGHT:
         # From the seat's move until its next one: through the opponent's turn and the
         # seat's own turn after it (against the computer, whose reply comes within a
-        # second, that turn is the only time there is).
-        return last_move_of_seat if not state.over else None
+        # second, that turn is the only time there is). Not on its own turn after a
+        # pass: that rack is the one it holds now, and the board all but this one, so
+        # hindsight would be the best play for the move in hand.
+        if last_move_of_seat is None or state.over or (state.turn == seat and last_was_pass):
+            return None
+        return last_move_of_seat
     return None
 
 
@@ -84,8 +99,14 @@ def period_now(game: Any, extra: str, seat: int) -> int | None:
     """:func:`period` for ``game`` as it is (its state and the seat's last move)."""
     if not game.state:
         return None
-    last = game.moves.filter(seat=seat).order_by("-number").values_list("number", flat=True).first()
-    return period(extra, seat=seat, state=game.state_obj(), last_move_of_seat=last)
+    last = game.moves.filter(seat=seat).order_by("-number").values_list("number", "kind").first()
+    return period(
+        extra,
+        seat=seat,
+        state=game.state_obj(),
+        last_move_of_seat=last[0] if last else None,
+        last_was_pass=bool(last) and last[1] == PASS_KIND,
+    )
 
 
 # ----- what each extra shows ------------------------------------------------------------

@@ -134,7 +134,10 @@
       this.computerTimer = null;
       const board = document.getElementById("scoreboard");
       if (!board || board.dataset.computerThinking !== "true") return;
-      if (this.socket) this.socket.send(JSON.stringify({ type: "check", version: this.known }));
+      // Not while the socket is down: a reconnect brings a full snapshot anyway.
+      if (this.socket && this.root.dataset.live !== "false") {
+        this.socket.send(JSON.stringify({ type: "check", version: this.known }));
+      }
       this.watchComputer();
     }, COMPUTER_CHECK_MS);
   };

@@ -45,10 +45,26 @@ def test_signup_grants_the_welcome_coins(client: Client, earnings: Any) -> None:
     assert (
         "Welcome, dora! Your account is ready, with 50 coins to spend on extras." in answer.content.decode()
     )
-    # The first page of the day adds the daily bonus on top, once.
+    # The first page of the day (the one landed on) adds the daily bonus on top, once.
     client.get(reverse("home"))
     client.get(reverse("home"))
     assert coins(dora) == 55
+
+
+@pytest.mark.django_db
+def test_signup_without_welcome_coins_greets_without_a_count(
+    client: Client, earnings: Any, settings: Any
+) -> None:
+    settings.COINS_SIGNUP = 0
+    data = {
+        "username": "eli",
+        "email": "e@example.org",
+        "password1": "a-long-pass-9",
+        "password2": "a-long-pass-9",
+    }
+    page = client.post(reverse("signup"), data, follow=True).content.decode()
+    assert "Welcome, eli! Your account is ready." in page
+    assert "to spend on extras" not in page
 
 
 @pytest.mark.django_db

@@ -11,7 +11,7 @@ import pytest
 import engine
 from accounts.models import CoinEntry
 from accounts.services import grant_coins
-from games import extras
+from games import extras, rendering
 from games.models import ExtraPurchase, Game, GameError
 from games.services import buy_extra
 from tests.games.helpers import CAT_AT_CENTRE, make_game
@@ -108,6 +108,24 @@ def test_hindsight_can_be_bought_on_the_buyers_next_turn_until_they_move(
     assert balance(ana) == paid  # the same purchase, not charged again
     game.pass_turn(ana, version=game.version)  # her next move: the window moves on
     assert buy_extra(game=game, user=ana, extra=extras.HINDSIGHT, version=game.version).period == 3
+
+
+@pytest.mark.django_db
+def test_hindsight_on_a_pass_is_not_sold_on_the_next_turn(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    # After a pass the rack looked back on is the rack in hand, on the board but for the
+    # opponent's reply: on the passer's own turn that would be the best play now.
+    coins(ana, 50)
+    game_ana_ben.pass_turn(ana, version=game_ana_ben.version)
+    game_ana_ben.pass_turn(ben, version=game_ana_ben.version)
+    game = Game.objects.get(pk=game_ana_ben.pk)
+    with pytest.raises(GameError, match="extra_not_now"):
+        buy_extra(game=game, user=ana, extra=extras.HINDSIGHT, version=game.version)
+    assert balance(ana) == 50
+    panel = {
+        item["code"]: item
+        for item in rendering.extras_panel(game, 0, game.state_obj(), list(game.moves.all()), [])
+    }
+    assert panel[extras.HINDSIGHT]["move"] is None
 
 
 @pytest.mark.django_db

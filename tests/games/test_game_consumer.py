@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -324,7 +325,32 @@ async def test_check_message_sends_only_what_the_socket_missed(
         head = re.match(r'\s*<div id="game-sync"[^>]*data-version="(\d+)"[^>]*data-base="(\d*)"', frame)
         assert head is not None, frame[:300]
         assert (int(head.group(1)), head.group(2)) == (version + 1, str(version))  # a delta
+        await asyncio.sleep(0.1)  # past the rate limit: this check is answered, with nothing
         await communicator.send_to(text_data=json.dumps({"type": "check", "version": version + 1}))
         assert await communicator.receive_nothing(timeout=0.3)
+    finally:
+        await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_checks_and_resyncs_are_answered_at_most_once_per_interval(
+    ana: Any, ben: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import consumers
+
+    # A long interval, so a slow render of the first answer cannot outlast it.
+    monkeypatch.setattr(consumers, "RESYNC_INTERVAL", 10.0)
+    game = await sync_to_async(make_game)(ana, ben)
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", ben)
+    try:
+        assert connected
+        await communicator.receive_from(timeout=3)
+        await communicator.send_to(text_data=json.dumps({"type": "resync"}))
+        assert 'id="board"' in await communicator.receive_from(timeout=3)
+        for message in ({"type": "resync"}, {"type": "check"}, {"type": "resync"}):
+            await communicator.send_to(text_data=json.dumps(message))
+        assert await communicator.receive_nothing(timeout=0.3)  # within the second: dropped
     finally:
         await communicator.disconnect()
