@@ -244,6 +244,9 @@ def test_each_extra_says_what_it_does_in_the_players_language(ana: Any, game_ana
     seen = client_for(ana).get(fragments, headers=HX).text
     for code in extras.EXTRAS:
         assert f'title="{extras.DESCRIPTIONS[code]}"' in seen.replace("&#x27;", "'")
+        # Read out with its buy button too (a tooltip reaches no screen reader or finger).
+        assert f'aria-describedby="extra-{code}-what"' in seen
+        assert f'id="extra-{code}-what">{extras.DESCRIPTIONS[code]}<' in seen.replace("&#x27;", "'")
     french = client_for(ana).get(fragments, headers={**HX, "Accept-Language": "fr"}).text
     assert 'title="Le meilleur coup que permettait votre dernier chevalet' in french
 
