@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from engine import movegen
+from engine.actions import Pass
 from games import analysis
 
 TILE_BAG = "tile_bag"
@@ -48,9 +49,6 @@ LABELS = {
     HINDSIGHT: _("Hindsight"),
     WORD_STRENGTH: _("Word strength"),
 }
-#: ``Move.Kind.PASS`` (games.models imports this module, not the other way round).
-PASS_KIND = "pass"
-
 #: What each extra does, in a line beside its name on the game page.
 DESCRIPTIONS = {
     TILE_BAG: _("The tiles you have not seen yet, and how many are left in the bag."),
@@ -71,16 +69,11 @@ def price(extra: str) -> int:
 
 
 def period(
-    extra: str,
-    *,
-    seat: int,
-    state: engine.GameState,
-    last_move_of_seat: int | None,
-    last_was_pass: bool = False,
+    extra: str, *, seat: int, state: engine.GameState, last_move: tuple[int, str] | None
 ) -> int | None:
     """The move number a purchase of ``extra`` by ``seat`` would be for now, or None when
-    it cannot be bought now (not the period it is for). ``last_was_pass``: the seat's
-    last move was a pass."""
+    it cannot be bought now (not the period it is for). ``last_move``: the seat's last
+    move, (number, kind), or None before its first."""
     if extra in (TILE_BAG, WORD_STRENGTH):
         return state.moves_played + 1 if state.turn == seat and not state.over else None
     if extra == HINDSIGHT:
@@ -89,9 +82,9 @@ def period(
         # second, that turn is the only time there is). Not on its own turn after a
         # pass: that rack is the one it holds now, and the board all but this one, so
         # hindsight would be the best play for the move in hand.
-        if last_move_of_seat is None or state.over or (state.turn == seat and last_was_pass):
+        if last_move is None or state.over or (state.turn == seat and last_move[1] == Pass.kind):
             return None
-        return last_move_of_seat
+        return last_move[0]
     return None
 
 
@@ -100,13 +93,7 @@ def period_now(game: Any, extra: str, seat: int) -> int | None:
     if not game.state:
         return None
     last = game.moves.filter(seat=seat).order_by("-number").values_list("number", "kind").first()
-    return period(
-        extra,
-        seat=seat,
-        state=game.state_obj(),
-        last_move_of_seat=last[0] if last else None,
-        last_was_pass=bool(last) and last[1] == PASS_KIND,
-    )
+    return period(extra, seat=seat, state=game.state_obj(), last_move=last)
 
 
 # ----- what each extra shows ------------------------------------------------------------

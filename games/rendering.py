@@ -579,14 +579,10 @@ def extras_panel(
     if state is None:
         return []
     bought = {(p.extra, p.period): p for p in purchases if p.seat == seat}
-    own = max((m for m in moves if m.seat == seat), key=lambda m: m.number, default=None)
-    last = own.number if own is not None else None
-    last_was_pass = own is not None and own.kind == extras.PASS_KIND
+    last = max(((m.number, m.kind) for m in moves if m.seat == seat), default=None)
     items = []
     for code in extras.EXTRAS:
-        when = extras.period(
-            code, seat=seat, state=state, last_move_of_seat=last, last_was_pass=last_was_pass
-        )
+        when = extras.period(code, seat=seat, state=state, last_move=last)
         purchase = bought.get((code, when)) if when is not None else None
         item: dict[str, Any] = {
             "code": code,
