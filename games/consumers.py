@@ -289,13 +289,13 @@ class GameConsumer(ViewerConsumer):
         this version, a delta when the game moved on by one, else the snapshot (a task
         worker's change whose live update did not reach this process). The client's
         ``version`` is not needed: the socket's own record says what the page was sent.
-        The version alone is read first, so a check that finds nothing costs one small
-        query, not the game's read and render."""
-        if self.shown is not None:
-            now = await Game.objects.filter(pk=self.game_id).values_list("version", flat=True).afirst()
-            if now == self.shown.version:
-                return
-        await self.send_update(self.shown, None)
+        The version alone is read first: a check that finds nothing costs one small
+        query, and one that finds a change renders it as a push of that version does
+        (one read and render per version and kind of viewer, shared)."""
+        now = await Game.objects.filter(pk=self.game_id).values_list("version", flat=True).afirst()
+        if self.shown is not None and now == self.shown.version:
+            return
+        await self.send_update(self.shown, now)
 
     async def send_update(self, since: rendering.Shown | None, version: int | None) -> None:
         # Handlers run one at a time per connection, so ``shown`` is always what this
