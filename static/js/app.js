@@ -127,13 +127,10 @@
    * separate processes on the in-memory channel layer (`make run`), or may be lost; when
    * the update does arrive first, the check finds nothing to send. */
   Game.prototype.watchComputer = function () {
-    const sb = document.getElementById("scoreboard");
-    const thinking = !!sb && sb.dataset.computerThinking === "true";
-    if (!thinking || this.computerTimer) return;
+    if (!this.computerThinking() || this.computerTimer) return;
     this.computerTimer = window.setTimeout(() => {
       this.computerTimer = null;
-      const board = document.getElementById("scoreboard");
-      if (!board || board.dataset.computerThinking !== "true") return;
+      if (!this.computerThinking()) return;
       // Not while the socket is down: a reconnect brings a full snapshot anyway.
       if (this.socket && this.root.dataset.live !== "false") {
         this.socket.send(JSON.stringify({ type: "check", version: this.known }));
@@ -199,6 +196,11 @@
   Game.prototype.isMyTurn = function () {
     const sb = document.getElementById("scoreboard");
     return !!sb && sb.dataset.myTurn === "true";
+  };
+
+  Game.prototype.computerThinking = function () {
+    const sb = document.getElementById("scoreboard");
+    return !!sb && sb.dataset.computerThinking === "true";
   };
 
   Game.prototype.countChat = function () {
