@@ -205,17 +205,27 @@ async def test_delta_at_the_end_brings_the_banner_and_the_last_line(ana: Any, be
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("close_db_connection")
-async def test_resync_message_sends_a_fresh_snapshot(ana: Any, ben: Any) -> None:
+async def test_resync_message_sends_a_fresh_snapshot(
+    ana: Any, ben: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import consumers
+
+    # A long interval, so a slow render of the answer cannot outlast it.
+    monkeypatch.setattr(consumers, "RESYNC_INTERVAL", 10.0)
     game = await sync_to_async(make_game)(ana, ben)
     communicator, connected = await connect(f"/ws/games/{game.pk}/", ana)
     try:
         assert connected
         await communicator.receive_from(timeout=3)
+        await communicator.send_to(text_data="play C at H8")  # anything else is ignored
+        assert await communicator.receive_nothing(timeout=0.2)
         await communicator.send_to(text_data=json.dumps({"type": "resync", "version": 0}))
         again = await communicator.receive_from(timeout=3)
         assert 'id="board"' in again
-        await communicator.send_to(text_data="play C at H8")  # anything else is ignored
-        assert await communicator.receive_nothing(timeout=0.2)
+        # Resyncs and checks are answered together at most once per interval.
+        for message in ({"type": "resync"}, {"type": "check"}, {"type": "resync"}):
+            await communicator.send_to(text_data=json.dumps(message))
+        assert await communicator.receive_nothing(timeout=0.3)
     finally:
         await communicator.disconnect()
 
@@ -328,29 +338,5 @@ async def test_check_message_sends_only_what_the_socket_missed(
         await asyncio.sleep(0.1)  # past the rate limit: this check is answered, with nothing
         await communicator.send_to(text_data=json.dumps({"type": "check", "version": version + 1}))
         assert await communicator.receive_nothing(timeout=0.3)
-    finally:
-        await communicator.disconnect()
-
-
-@pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("close_db_connection")
-async def test_checks_and_resyncs_are_answered_at_most_once_per_interval(
-    ana: Any, ben: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from games import consumers
-
-    # A long interval, so a slow render of the first answer cannot outlast it.
-    monkeypatch.setattr(consumers, "RESYNC_INTERVAL", 10.0)
-    game = await sync_to_async(make_game)(ana, ben)
-    communicator, connected = await connect(f"/ws/games/{game.pk}/", ben)
-    try:
-        assert connected
-        await communicator.receive_from(timeout=3)
-        await communicator.send_to(text_data=json.dumps({"type": "resync"}))
-        assert 'id="board"' in await communicator.receive_from(timeout=3)
-        for message in ({"type": "resync"}, {"type": "check"}, {"type": "resync"}):
-            await communicator.send_to(text_data=json.dumps(message))
-        assert await communicator.receive_nothing(timeout=0.3)  # within the second: dropped
     finally:
         await communicator.disconnect()
