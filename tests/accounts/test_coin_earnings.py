@@ -28,15 +28,19 @@ def coins(user: Any) -> int:
     return User.objects.get(pk=user.pk).coins
 
 
-@pytest.mark.django_db
-def test_signup_grants_the_welcome_coins(client: Client, earnings: Any) -> None:
-    data = {
-        "username": "dora",
-        "email": "d@example.org",
+def signup_form(name: str) -> dict[str, str]:
+    """A valid sign-up for ``name``."""
+    return {
+        "username": name,
+        "email": f"{name}@example.org",
         "password1": "a-long-pass-9",
         "password2": "a-long-pass-9",
     }
-    answer = client.post(reverse("signup"), data, follow=True)
+
+
+@pytest.mark.django_db
+def test_signup_grants_the_welcome_coins(client: Client, earnings: Any) -> None:
+    answer = client.post(reverse("signup"), signup_form("dora"), follow=True)
     assert answer.redirect_chain[0][1] == 302
     dora = User.objects.get(username="dora")
     entry = CoinEntry.objects.get(user=dora, reason=reasons.SIGNUP)
@@ -52,17 +56,9 @@ def test_signup_grants_the_welcome_coins(client: Client, earnings: Any) -> None:
 
 
 @pytest.mark.django_db
-def test_signup_without_welcome_coins_greets_without_a_count(
-    client: Client, earnings: Any, settings: Any
-) -> None:
-    settings.COINS_SIGNUP = 0
-    data = {
-        "username": "eli",
-        "email": "e@example.org",
-        "password1": "a-long-pass-9",
-        "password2": "a-long-pass-9",
-    }
-    page = client.post(reverse("signup"), data, follow=True).content.decode()
+def test_signup_without_welcome_coins_greets_without_a_count(client: Client, earnings: Any) -> None:
+    earnings.COINS_SIGNUP = 0
+    page = client.post(reverse("signup"), signup_form("eli"), follow=True).content.decode()
     assert "Welcome, eli! Your account is ready." in page
     assert "to spend on extras" not in page
 
