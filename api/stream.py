@@ -37,6 +37,7 @@ from ninja import Router
 from api import representation
 from api.ratelimit import LOOKUP
 from games import realtime
+from games.gameview import brief_for
 from games.models import Game
 
 router = Router(tags=["stream"])
@@ -71,8 +72,9 @@ class EventTracker:
         return [event for game in games.order_by("updated_at", "pk") for event in self.look(game)]
 
     def look(self, game: Game) -> list[dict[str, Any]]:
-        game_summary = representation.summary(game, self.user)
-        now = Seen(game.status, game_summary["your_turn"], game.version)
+        view = brief_for(game, self.user)
+        game_summary = representation.summary(view)
+        now = Seen(game.status, view.is_my_turn, game.version)
         before = self.seen.get(game.pk)
         self.seen[game.pk] = now
         kinds = []

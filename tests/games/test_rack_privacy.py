@@ -18,10 +18,11 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import rendering
+from games.gameview import load_game
 from games.models import Game
 from games.services import start_game
 from tests.games.helpers import CAT_AT_CENTRE, make_computer_game, make_game, set_racks, tiles
+from tests.games.helpers import context as context_of
 from tests.games.test_game_consumer import connect
 
 BEN_RACK = "JQXZKVW"
@@ -107,7 +108,7 @@ def test_rack_content_never_sent_to_opponent_or_spectator(ana: Any, ben: Any, cl
     payloads |= {f"cleo-after:{k}": v for k, v in http_payloads(cleo_client, game).items()}
     # And the context itself, as the consumer renders it.
     for viewer in (ana, cleo):
-        context = rendering.game_context(rendering.load_game(game.pk), viewer)
+        context = context_of(load_game(game.pk), viewer)
         payloads[f"context:{viewer}"] = json.dumps(
             {k: v for k, v in context.items() if k != "game"}, default=str
         )
@@ -190,7 +191,7 @@ def test_which_tiles_were_swapped_stays_with_the_swapper(ana: Any, ben: Any, cle
     payloads: dict[str, str] = {}
     for name, client in clients.items():
         payloads |= {f"{name}:{k}": v for k, v in http_payloads(client, game).items()}
-        context = rendering.game_context(rendering.load_game(game.pk), ben if name == "ben" else cleo)
+        context = context_of(load_game(game.pk), ben if name == "ben" else cleo)
         payloads[f"{name}:context"] = json.dumps(
             {k: v for k, v in context.items() if k != "game"}, default=str
         )
