@@ -88,9 +88,9 @@ class AlreadyMoved(GameMovedOn):
         super().__init__("already_moved")
 
 
-#: The kinds of action that are moves of the game (a play, an exchange, a pass): a client
-#: whose version they made stale hears "the game moved on".
-ENGINE_MOVE_KINDS = frozenset({Play.kind, Exchange.kind, Pass.kind})
+#: The kinds of action that are a player's move (a play, an exchange, a pass, a
+#: resignation): a client whose version they made stale hears "the game moved on".
+ENGINE_MOVE_KINDS = frozenset({Play.kind, Exchange.kind, Pass.kind, Resign.kind})
 assert set(ENGINE_ACTION_KINDS) >= ENGINE_MOVE_KINDS
 
 #: Refusal codes that are the engine's own (raised as ``IllegalMove`` like the engine would).
@@ -626,8 +626,8 @@ class Game(models.Model):
         ``BESIDE_THE_BOARD``). Refused: a version the game never had, or one behind a
         change of the board, racks, scores, turn or status: "you already moved" when
         that change was this actor's own (another tab, a retry with a new id), "the game
-        moved on" when someone else moved, "the game changed" when nobody moved (a
-        resignation, a lapsed turn, an answered invitation)."""
+        moved on" when someone else moved (or resigned), "the game changed" when nobody
+        did (a lapsed turn, an answered invitation)."""
         since = self.actions.filter(version__gt=version).order_by("version").values_list("kind", "user_id")
         first = (
             next((a for a in since if a[0] not in BESIDE_THE_BOARD), None) if version < self.version else None
