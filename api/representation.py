@@ -82,6 +82,9 @@ def full(view: GameView) -> dict[str, object]:
                 "total": m.total,
                 "bingo": m.bingo,
                 "exchanged": m.exchanged_count,
+                # The view holds a move's racks only once the game is over.
+                "rack_before": m.rack_before if view.is_over else None,
+                "rack_after": m.rack_after if view.is_over else None,
             }
             for m in view.moves
         ],
