@@ -86,7 +86,13 @@ def exchanged(tiles: str) -> str:
 
 def visible(request: HttpRequest, game_id: int) -> Game:
     """The game if the caller may watch it; 404 otherwise, whether or not it exists."""
-    game = representation.visible_games(request.user).filter(pk=game_id).first()
+    game = (
+        Game.objects.watchable_by(request.user)
+        .select_related("created_by")
+        .with_seats()
+        .filter(pk=game_id)
+        .first()
+    )
     if game is None:
         raise ApiError("not_found")
     return game
@@ -109,7 +115,7 @@ class GameFilter(Schema):
 def list_games(request: HttpRequest, filters: Query[GameFilter]) -> Any:
     """Your games, the most recently changed first: those you play in (invitations
     included) and your open seeks for a random opponent."""
-    games = representation.my_games(request.user).order_by("-updated_at", "-pk")
+    games = Game.objects.mine(request.user).order_by("-updated_at", "-pk")
     if filters.status:
         games = games.filter(status=filters.status)
     return [representation.summary(brief_for(game, request.user)) for game in games[: filters.limit]]

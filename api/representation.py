@@ -8,29 +8,12 @@ username, so the two cannot be confused).
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AnonymousUser
-from django.db.models import Q, QuerySet
-
-from accounts.models import User
 from games.gameview import GameView, SeatView
-from games.models import Game, Seat
+from games.models import Game
 
 
 def player_name(seat: SeatView) -> str:
     return seat.username if seat.username is not None else f"computer:{seat.computer_level}"
-
-
-def visible_games(user: User | AnonymousUser) -> QuerySet[Game]:
-    return Game.objects.watchable_by(user).select_related("created_by").with_seats()
-
-
-def my_games(user: User | AnonymousUser) -> QuerySet[Game]:
-    """The caller's games: seated in them (invitations included) or their own open seeks."""
-    if not isinstance(user, User):
-        return Game.objects.none()
-    seated = Seat.objects.filter(user=user).values("game_id")
-    mine = Q(pk__in=seated) | Q(created_by=user, status=Game.Status.OPEN)
-    return Game.objects.filter(mine).select_related("created_by").with_seats()
 
 
 def summary(view: GameView) -> dict[str, object]:

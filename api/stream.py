@@ -62,12 +62,12 @@ class EventTracker:
 
     def snapshot(self) -> list[dict[str, Any]]:
         """Events for where things stand now."""
-        games = representation.my_games(self.user).filter(status__in=LIVE).order_by("updated_at", "pk")
+        games = Game.objects.mine(self.user).filter(status__in=LIVE).order_by("updated_at", "pk")
         return [event for game in games for event in self.look(game)]
 
     def refresh(self, game_id: int | None) -> list[dict[str, Any]]:
         """Events after a change of ``game_id`` (None: of any game, e.g. a new invitation)."""
-        mine = representation.my_games(self.user)
+        mine = Game.objects.mine(self.user)
         games = mine.filter(pk=game_id) if game_id is not None else mine.filter(status__in=LIVE)
         return [event for game in games.order_by("updated_at", "pk") for event in self.look(game)]
 

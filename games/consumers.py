@@ -4,8 +4,6 @@ No game logic, no writes, no rendering of their own."""
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Callable
 
 from channels.db import database_sync_to_async
@@ -16,26 +14,8 @@ from games import live, realtime, rendering
 from games.models import Game
 from games.pov import Pov
 
-#: A client may ask for a fresh snapshot at most this often; more is ignored, so a
-#: misbehaving client cannot make the server re-render in a loop.
-RESYNC_INTERVAL = 1.0
-
 #: A group event, as the channel layer hands it over.
 Event = dict[str, object]
-
-
-def client_message(text_data: str | None) -> str:
-    """What a client asks for: ``resync`` (a full snapshot), ``check`` (what changed since
-    this socket's last frame, nothing when it is current), or "" (anything else)."""
-    try:
-        message = json.loads(text_data or "")
-    except ValueError:
-        return ""
-    if not isinstance(message, dict):
-        return ""
-    if message.get("type") == "resync" or "resync" in message:
-        return "resync"
-    return "check" if message.get("type") == "check" else ""
 
 
 class ViewerConsumer(AsyncWebsocketConsumer):
@@ -65,27 +45,15 @@ class ViewerConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The messages a client may send, each at most once per ``RESYNC_INTERVAL``:
         ``{"type": "resync"}`` and ``{"type": "check"}`` (:func:`client_message`)."""
-        asked = client_message(text_data)
-        if asked and self.resync_allowed():
+        asked = live.client_message(text_data)
+        if asked and (now := live.may_ask(self.last_resync)) is not None:
+            self.last_resync = now
             await (self.push() if asked == "resync" else self.check())
 
     async def check(self) -> None:
         """Here the same as ``resync``: the lobby and the analysis page keep no record
         of what they sent, so the full snapshot (only the game page sends ``check``)."""
         await self.push()
-
-    def resync_allowed(self) -> bool:
-        now = time.monotonic()
-        if now - self.last_resync < RESYNC_INTERVAL:
-            return False
-        self.last_resync = now
-        return True
-
-
-def watched_pov(game_id: int, user: object) -> Pov | None:
-    """Who ``user`` is to the game if they may watch it, else None."""
-    game = Game.objects.watchable_by(user).with_seats().filter(pk=game_id).first()
-    return game.pov(user) if game is not None else None
 
 
 class GameConsumer(ViewerConsumer):
@@ -105,7 +73,7 @@ class GameConsumer(ViewerConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        pov = await database_sync_to_async(watched_pov)(self.game_id, self.scope.get("user"))
+        pov = await database_sync_to_async(live.watched_pov)(self.game_id, self.scope.get("user"))
         if pov is None:
             await self.close()
             return

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import copy
 import dataclasses
+import json
 import threading
 import time
 import uuid
@@ -338,6 +339,41 @@ def chat_fragment(game_id: int, pov: Pov) -> str:
         return ""
     version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     return rendering.chat_html(chat_lines(game_id, pov), version or 0)
+
+
+# ----- sockets: who watches, and what a client may ask ---------------------------------
+
+
+def watched_pov(game_id: int, user: object) -> Pov | None:
+    """Who ``user`` is to the game if they may watch it, else None (a socket's connect)."""
+    game = Game.objects.watchable_by(user).with_seats().filter(pk=game_id).first()
+    return game.pov(user) if game is not None else None
+
+
+#: A client may ask for a fresh snapshot at most this often; more is ignored, so a
+#: misbehaving client cannot make the server re-render in a loop.
+RESYNC_INTERVAL = 1.0
+
+
+def may_ask(last: float) -> float | None:
+    """When a client last asked at ``last`` (``time.monotonic()``): the time to record if
+    it may ask again now, None while ``RESYNC_INTERVAL`` has not passed."""
+    now = time.monotonic()
+    return now if now - last >= RESYNC_INTERVAL else None
+
+
+def client_message(text_data: str | None) -> str:
+    """What a client asks for: ``resync`` (a full snapshot), ``check`` (what changed since
+    this socket's last frame, nothing when it is current), or "" (anything else)."""
+    try:
+        message = json.loads(text_data or "")
+    except ValueError:
+        return ""
+    if not isinstance(message, dict):
+        return ""
+    if message.get("type") == "resync" or "resync" in message:
+        return "resync"
+    return "check" if message.get("type") == "check" else ""
 
 
 # ----- render threads and render sharing ----------------------------------------------

@@ -211,6 +211,15 @@ class GameQuerySet(models.QuerySet["Game"]):
         own = Q(pk__in=Seat.objects.filter(user=user).values("game_id")) | Q(created_by=user)
         return self.filter(own | public)
 
+    def mine(self, user: Any) -> GameQuerySet:
+        """``user``'s games as the API lists them: seated in them (invitations included)
+        or their own open seeks, with the creator and the seats read."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        seated = Seat.objects.filter(user=user).values("game_id")
+        mine = Q(pk__in=seated) | Q(created_by=user, status=Game.Status.OPEN)
+        return self.filter(mine).select_related("created_by").with_seats()
+
     def active_for(self, user: Any) -> GameQuerySet:
         """What counts against ``MAX_ACTIVE_GAMES``: games on, invitations, open seeks."""
         return self.filter(
