@@ -220,3 +220,37 @@ def test_a_pending_play_survives_the_json_form() -> None:
     withdrawn = challenge(again, 1, frozenset()).state
     assert withdrawn.board == state.board
     assert (withdrawn.racks, withdrawn.bag) == (state.racks, state.bag)
+
+
+def test_the_computer_challenges_exactly_the_phonies() -> None:
+    from engine.analysis import should_challenge
+
+    assert should_challenge(cate(position("double")), 1, WORDS)
+    assert not should_challenge(cats(position("double")), 1, WORDS)
+    # Not its turn, nothing pending, or the void rule: no challenge.
+    assert not should_challenge(cate(position("double")), 0, WORDS)
+    assert not should_challenge(position("double"), 0, WORDS)
+    assert not should_challenge(cats(position("void")), 1, WORDS)
+
+
+def test_the_computer_plays_a_whole_classic_game_with_challenges() -> None:
+    from engine.analysis import computer_move, should_challenge
+    from engine.lexicon import WordListLexicon
+    from tests.engine.test_movegen import WORDS as SMALL
+
+    lexicon = WordListLexicon(SMALL, preset("classic", "en").tileset_for("en").alphabet)
+    rng = random.Random(3)
+    state = new_game("en", rng, rules=preset("classic", "en", challenge="five"))
+    turns = 0
+    while not state.over and turns < 200:
+        seat = state.turn
+        if should_challenge(state, seat, lexicon):
+            state = challenge(state, seat, lexicon).state
+        elif state.pending is not None and state.pending.final:
+            state = accept(state, seat).state
+        else:
+            state = computer_move(state, seat, lexicon, "hard", rng).apply(state, seat, lexicon, rng).state
+        state.check()
+        turns += 1
+    assert state.over
+    assert state.layout == "scrabble"
