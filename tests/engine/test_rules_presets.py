@@ -214,3 +214,16 @@ def test_classic_board_tiles_are_conserved_through_a_whole_game() -> None:
     final = states[-1]
     on_board = Counter(board_tiles(final.board))
     assert sum(on_board.values()) + len(final.bag) + sum(len(r) for r in final.racks) == 100
+
+
+@pytest.mark.parametrize("language", ["it", "pt-BR", "de", "fr"])
+def test_each_classic_set_is_the_base_table_its_language_was_derived_from(language: str) -> None:
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files("engine").joinpath("data", "tilesets.json").read_text(encoding="utf-8"))
+    base = raw[language]["_base_scrabble"]
+    classic = tileset(CLASSIC_TILES[language])
+    assert {letter: (t["count"], t["value"]) for letter, t in base.items()} == {
+        letter: (classic.counts[letter], classic.values[letter]) for letter in classic.alphabet
+    }
