@@ -102,7 +102,7 @@ from engine.board import EMPTY, Board, Layout, board_tiles, layout, place
 from engine.errors import IllegalMove
 from engine.moves import MoveKind, MoveRecord, Placement, evaluate
 from engine.scoring import ACROSS, DOWN, Direction
-from engine.state import END_REASONS, EndOfGame, EndReason, GoingOut, decide_winner
+from engine.state import END_REASONS, ChallengeRule, EndOfGame, EndReason, GoingOut, decide_winner
 from engine.tiles import BLANK, TileSet, tileset, tileset_codes
 
 ENCODING_LINE = "#character-encoding UTF-8"
@@ -198,6 +198,10 @@ class GameRecord:
     #: How going out was scored, when the game says (a game played under ``Rules``,
     #: or a file whose end-of-game lines show it); None: the tile set's rule.
     going_out: GoingOut | None = None
+    #: The challenge rule, when the game says (``Rules.challenge``, or ``"double"`` for
+    #: a file with Macondo's lost-challenge note): a valid play challenged in vain costs
+    #: the challenger the turn, written as a pass, only under ``"double"``.
+    challenge: ChallengeRule | None = None
     #: Header lines this engine does not use (``#title``, ``#id``, ``#incomplete``, an
     #: unknown ``#board-layout``...), kept as they were and written back on export.
     pragmas: tuple[str, ...] = ()
@@ -338,15 +342,21 @@ def export_gcg(record: GameRecord) -> str:
                 board = place(board, ((p.row, p.col, EMPTY) for p in move.placements))
                 final_racks[scored] = phony.rack_before
             elif move.score:
-                shown = phony.rack_after if phony is not None else ""
-                lines.append(f">{target}: {shown} (challenge) +{move.score} {totals[scored]}")
-            elif index + 1 < len(moves) and moves[index + 1].seat != move.seat and move.end is None:
+                shown = f"{phony.rack_after} " if phony is not None and phony.rack_after else ""
+                lines.append(f">{target}: {shown}(challenge) +{move.score} {totals[scored]}")
+            elif move.end is None and (
+                record.challenge == "double"
+                or (
+                    record.challenge is None and index + 1 < len(moves) and moves[index + 1].seat != move.seat
+                )
+            ):
                 # A valid play challenged in vain that cost the challenger the turn
                 # (double challenge): a pass with Macondo's note.
                 lines.append(f">{nick}: {rack} - +0 {totals[move.seat]}")
                 lines.append(f"#note {UNSUCCESSFUL_CHALLENGE}")
         elif move.kind == "penalty":
-            lines.append(f">{nick}: {rack} (time) -{-move.score} {totals[move.seat]}")
+            shown = f"{rack} " if rack else ""
+            lines.append(f">{nick}: {shown}(time) -{-move.score} {totals[move.seat]}")
         events(index + 1, time=False)
         if move.end is not None and move.kind != "penalty":
             rules = end_rules(record.language, record.going_out)
@@ -421,6 +431,7 @@ class _Reader:
     # The seat to move next (plays, passes and exchanges hand the turn over).
     turn: int = 0
     going_out: GoingOut | None = None
+    challenge: ChallengeRule | None = None
     pragmas: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -509,6 +520,7 @@ def import_gcg(text: str) -> GameRecord:
         lexicon=reader.lexicon,
         events=tuple(reader.events),
         going_out=reader.going_out,
+        challenge=reader.challenge,
         pragmas=tuple(reader.pragmas),
         notes=tuple(reader.notes),
     )
@@ -715,6 +727,7 @@ def _lost_challenge(reader: _Reader) -> None:
     if last is None or last.kind != "pass" or not plays or plays[-1].seat == last.seat:
         raise ValueError(f"{UNSUCCESSFUL_CHALLENGE} follows the pass of the player who challenged")
     play = plays[-1]
+    reader.challenge = "double"
     reader.moves[-1] = replace(
         last, kind="challenge", target=play.seat, placements=play.placements, words=play.words
     )

@@ -147,6 +147,7 @@ def test_a_solo_game_has_one_seat_that_always_moves() -> None:
     assert after.turn == 0
     assert len(after.racks[0]) == 7
     assert pass_turn(after, 0).state.turn == 0
+    assert GameState.from_dict(after.to_dict()) == after
     with pytest.raises(ValueError, match="solo"):
         new_game("en", random.Random(6), players=1, rules=preset("classic", "en", challenge="single"))
     with pytest.raises(ValueError, match="at least one"):
