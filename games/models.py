@@ -29,6 +29,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from accounts.models import bot_label
+from accounts.moderation import chat_muted_until, suspended_until
+from accounts.services import is_blocked
 from engine import actions as engine_actions
 from engine import errors
 from engine.errors import GAME_OVER
@@ -591,6 +594,8 @@ class Game(models.Model):
         lock_user(user)
         if Game.objects.active_for(user).exclude(pk=self.pk).count() >= settings.MAX_ACTIVE_GAMES:
             raise GameError("too_many_games")
+        if suspended_until(user) is not None:
+            raise GameError("suspended")
         self.status = Game.Status.ACTIVE
         self._start_turn_clock(self.state_obj(), timezone.now())
 
@@ -617,6 +622,16 @@ class Game(models.Model):
         is not locked because chat does not change the game state or its version."""
         if self.seat_of(user) is None:
             raise GameError("not_a_player")
+        if not getattr(user, "chat_enabled", True):
+            raise GameError("chat_off")
+        if chat_muted_until(user) is not None:
+            raise GameError("chat_muted")
+        if self.status == Game.Status.ACTIVE and any(
+            is_blocked(user, seat.user) for seat in self.seat_list() if seat.user_id not in (None, user.pk)
+        ):
+            # Blocking hides the other's lines already; in a game under way they are
+            # not even stored.
+            raise GameError("chat_blocked")
         with transaction.atomic():
             message = ChatMessage.objects.create(game=self, author=user, text=text.strip())
             realtime.chat_posted(self.pk, message.pk)
@@ -751,7 +766,7 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.user_id is None:
             return gettext("Computer (%(level)s)") % {"level": self.get_computer_level_display()}
-        return str(self.user)
+        return bot_label(str(self.user)) if getattr(self.user, "is_bot", False) else str(self.user)
 
 
 class Move(models.Model):
@@ -890,12 +905,16 @@ class GameAction(models.Model):
 
 
 class ChatMessage(models.Model):
-    """A line of chat between the players of a game."""
+    """A line of chat between the players of a game. A moderator may hide it
+    (``games.services.hide_chat_line``): the players then see "hidden by a moderator"
+    in its place; the text stays for the moderation record."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     text = models.CharField(_("text"), max_length=500)
     created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+    hidden_at = models.DateTimeField(_("hidden"), null=True, blank=True, editable=False)
+    hidden_reason = models.TextField(_("why it was hidden"), blank=True, editable=False)
 
     class Meta:
         verbose_name = _("chat message")

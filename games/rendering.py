@@ -476,7 +476,7 @@ def game_context(game: Game | Loaded, viewer: Any, **extra: Any) -> dict[str, An
         "can_resign": "resign" in allowed,
         "can_accept": "accept" in allowed,
         "can_cancel": "decline" in allowed and getattr(viewer, "pk", None) == game.created_by_id,
-        "can_chat": is_player,
+        "can_chat": is_player and getattr(viewer, "chat_enabled", True),
         "can_rematch": over and is_player,
         "gcg_available": over,
         "seats": seat_items,
@@ -650,6 +650,8 @@ def result_text(seats: Sequence[dict[str, Any]], winner: dict[str, Any] | None) 
 
 
 def chat_items(game: Game, viewer: Any) -> list[dict[str, Any]]:
+    if not getattr(viewer, "chat_enabled", True):
+        return []  # the player turned chat off: not even a pushed line shows
     messages = (
         ChatMessage.objects.filter(game=game)
         .exclude(author__in=blocked_ids(viewer))
@@ -659,7 +661,8 @@ def chat_items(game: Game, viewer: Any) -> list[dict[str, Any]]:
     return [
         {
             "author": str(m.author),
-            "text": m.text,
+            "text": "" if m.hidden_at else m.text,
+            "hidden": m.hidden_at is not None,
             "created_at": m.created_at,
             "is_mine": m.author_id == viewer.pk,
         }

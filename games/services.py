@@ -9,14 +9,18 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 import engine
+from accounts.models import ModerationAction
+from accounts.moderation import record, suspended_until
 from accounts.services import blocked_ids, is_blocked
 from games import extras, realtime
 from games.actions import SYSTEM, BuyExtra, Deal
-from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
+from games.models import ChatMessage, ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
 
 
 def inactivity_days(mode: str) -> int:
@@ -62,11 +66,15 @@ def start_game(
         lock_user(creator)
         if Game.objects.active_for(creator).count() >= settings.MAX_ACTIVE_GAMES:
             raise GameError("too_many_games")
+        if suspended_until(creator) is not None:
+            raise GameError("suspended")
         if mode == Game.Mode.FRIEND:
             if opponent is None or opponent.pk == creator.pk:
                 raise GameError("bad_opponent")
             if is_blocked(creator, opponent):
                 raise GameError("blocked")
+            if rated and creator.is_bot != opponent.is_bot:
+                raise GameError("bot_rated_human")
             game = _new_game(
                 creator, mode, language, rematch_of=rematch_of, public=public, rated=rated, extras=extras
             )
@@ -109,6 +117,8 @@ def start_paired_game(
         raise GameError("bad_language")
     if first.pk == second.pk:
         raise GameError("bad_opponent")
+    if rated and first.is_bot != second.is_bot:
+        raise GameError("bot_rated_human")
     with transaction.atomic():
         game = Game.objects.create(
             language=language,
@@ -202,6 +212,8 @@ def _join_or_open_seek(
         .filter(status=Game.Status.OPEN, language=language, mode=Game.Mode.RANDOM, rated=rated)
         .exclude(created_by=creator)
         .exclude(created_by__in=blocked_ids(creator))
+        # A rated seek pairs bots with bots and people with people.
+        .exclude(rated=True, created_by__is_bot=not creator.is_bot)
         .order_by("created_at", "pk")
         .first()
     )
@@ -344,3 +356,29 @@ def preview(
     assert seat is not None, "Game.preview let only a seated player through"
     scores = extras.all_scores(game.pk, game.version, game.state_obj(), seat, game.lexicon())
     return evaluation, extras.strength(evaluation.score, scores)
+
+
+def hide_chat_line(*, message: ChatMessage, moderator: Any, reason: str) -> ChatMessage:
+    """Hide a chat line for its game's players ("hidden by a moderator") and log it.
+
+    ``ValidationError`` without a reason or when the line is hidden already. The hiding
+    and its log entry are one transaction; the players' chat is pushed again on commit.
+    """
+    if not reason.strip():
+        raise ValidationError(_("Give a reason: it is kept in the moderation log."), code="no_reason")
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().get(pk=message.pk)
+        if message.hidden_at is not None:
+            raise ValidationError(_("This chat line is hidden already."), code="already_hidden")
+        message.hidden_at, message.hidden_reason = timezone.now(), reason.strip()
+        message.save(update_fields=["hidden_at", "hidden_reason"])
+        record(
+            moderator=moderator,
+            subject=message.author,
+            kind=ModerationAction.Kind.HIDE_CHAT,
+            reason=reason,
+            game_id=message.game_id,
+            chat_message_id=message.pk,
+        )
+        realtime.chat_posted(message.game_id, message.pk)
+    return message

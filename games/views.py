@@ -61,15 +61,28 @@ def redirect_to(request: AuthedRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def refused(request: AuthedRequest, game: Game, errors: list[str], *, pending: str = "") -> HttpResponse:
+def refused(
+    request: AuthedRequest,
+    game: Game,
+    errors: list[str],
+    *,
+    pending: str = "",
+    unknown_words: tuple[str, ...] = (),
+) -> HttpResponse:
     """The move panel with the errors and the player's pending tiles; the board is
-    left alone so the tiles stay where the player put them."""
+    left alone so the tiles stay where the player put them. ``unknown_words`` (a play
+    refused for words not in the list) are offered to suggest to the moderators."""
     if not request.htmx:
         for error in errors:
             messages.error(request, error)
         return redirect("games:detail", game.pk)
     context = rendering.game_context(
-        rendering.loaded_games.of_game(game), request.user, oob=True, form_errors=errors, pending=pending
+        rendering.loaded_games.of_game(game),
+        request.user,
+        oob=True,
+        form_errors=errors,
+        pending=pending,
+        unknown_words=unknown_words,
     )
     return HttpResponse(rendering.render_partials(["move_panel"], context, request=request))
 
@@ -95,7 +108,13 @@ def act(
         errors = [error_message(exc.code)]
         game = rendering.load_game(game.pk)  # as it is now
     except engine.IllegalMove as exc:
-        return refused(request, game, [error_message(exc.code, words=exc.words)], pending=pending)
+        return refused(
+            request,
+            game,
+            [error_message(exc.code, words=exc.words)],
+            pending=pending,
+            unknown_words=exc.words,
+        )
     except GameError as exc:
         return refused(request, game, [error_message(exc.code)], pending=pending)
     if not request.htmx:
@@ -179,6 +198,7 @@ def fragments(request: AuthedRequest, game: Game) -> HttpResponse:
 def preview(request: AuthedRequest, game: Game) -> HttpResponse:
     form = TilesForm(request.POST)
     pending = pending_tiles(request)
+    unknown_words: tuple[str, ...] = ()
     try:
         if not form.is_valid():
             raise GameError("bad_tiles")
@@ -186,10 +206,16 @@ def preview(request: AuthedRequest, game: Game) -> HttpResponse:
         item = rendering.preview_item(evaluation, strength=strength)
     except engine.IllegalMove as exc:
         item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
+        unknown_words = exc.words
     except GameError as exc:
         item = rendering.preview_item(error=error_message(exc.code))
     context = rendering.game_context(
-        rendering.loaded_games.of_game(game), request.user, oob=True, preview=item, pending=pending
+        rendering.loaded_games.of_game(game),
+        request.user,
+        oob=True,
+        preview=item,
+        pending=pending,
+        unknown_words=unknown_words,
     )
     return HttpResponse(rendering.render_partials(["move_panel"], context, request=request))
 
@@ -318,8 +344,13 @@ def rematch(request: AuthedRequest, game: Game) -> HttpResponse:
 def chat(request: AuthedRequest, game: Game) -> HttpResponse:
     form = ChatForm(request.POST)
     if form.is_valid():
-        game.post_chat(request.user, form.cleaned_data["text"])
+        try:
+            game.post_chat(request.user, form.cleaned_data["text"])
+        except GameError as exc:
+            form.add_error(None, error_message(exc.code))
     if not request.htmx:
+        for error in form.non_field_errors():
+            messages.error(request, str(error))
         return redirect("games:detail", game.pk)
     context = rendering.chat_context(game, request.user, chat_form=form)
     return HttpResponse(rendering.render_partials(["chat"], context, request=request))
