@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -66,7 +67,8 @@ class ApiToken(models.Model):
                 is_bot=bot,
             )
             if bot and not user.is_bot:
-                type(user).objects.filter(pk=user.pk).update(is_bot=True)
+                # The model, not type(user): a request's user is a lazy proxy.
+                get_user_model().objects.filter(pk=user.pk).update(is_bot=True)
                 user.is_bot = True
         return token, raw
 
