@@ -3,7 +3,7 @@ them, and the log of it all (``ModerationAction``, append-only).
 
 Every action records one row and tells the player through a notice. Mutes and
 suspensions end on their own: they are in force while ``until`` is in the future, so
-nothing has to run when they end. Hiding a chat line is ``games.services.hide_chat_line``
+nothing has to run when they end. Hiding a chat line is ``games.moderation.hide_chat_line``
 (chat is the games app's), which records through :func:`record` here.
 """
 

@@ -16,7 +16,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_lazy
 
 from games.models import ChatMessage, Game, Move, Seat
-from games.services import expire_games, hide_chat_line
+from games.moderation import hide_chat_line
+from games.services import expire_games
 
 #: Hiding a chat line is a moderation action (accounts' permission, held by Moderators).
 MODERATE = "accounts.moderate_players"

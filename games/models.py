@@ -30,8 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from accounts.models import bot_label
-from accounts.moderation import chat_muted_until, suspended_until
-from accounts.services import is_blocked
+from accounts.moderation import suspended_until
 from engine import actions as engine_actions
 from engine import errors
 from engine.errors import GAME_OVER
@@ -622,16 +621,9 @@ class Game(models.Model):
         is not locked because chat does not change the game state or its version."""
         if self.seat_of(user) is None:
             raise GameError("not_a_player")
-        if not getattr(user, "chat_enabled", True):
-            raise GameError("chat_off")
-        if chat_muted_until(user) is not None:
-            raise GameError("chat_muted")
-        if self.status == Game.Status.ACTIVE and any(
-            is_blocked(user, seat.user) for seat in self.seat_list() if seat.user_id not in (None, user.pk)
-        ):
-            # Blocking hides the other's lines already; in a game under way they are
-            # not even stored.
-            raise GameError("chat_blocked")
+        from games.moderation import refuse_chat  # it imports this module
+
+        refuse_chat(self, user)
         with transaction.atomic():
             message = ChatMessage.objects.create(game=self, author=user, text=text.strip())
             realtime.chat_posted(self.pk, message.pk)
@@ -906,7 +898,7 @@ class GameAction(models.Model):
 
 class ChatMessage(models.Model):
     """A line of chat between the players of a game. A moderator may hide it
-    (``games.services.hide_chat_line``): the players then see "hidden by a moderator"
+    (``games.moderation.hide_chat_line``): the players then see "hidden by a moderator"
     in its place; the text stays for the moderation record."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")

@@ -660,7 +660,7 @@ def chat_items(game: Game, viewer: Any) -> list[dict[str, Any]]:
     )
     return [
         {
-            "author": str(m.author),
+            "author": m.author.shown_name if m.author.is_bot else str(m.author),
             "text": "" if m.hidden_at else m.text,
             "hidden": m.hidden_at is not None,
             "created_at": m.created_at,

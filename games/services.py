@@ -9,18 +9,15 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 import engine
-from accounts.models import ModerationAction
-from accounts.moderation import record, suspended_until
+from accounts.moderation import suspended_until
 from accounts.services import blocked_ids, is_blocked
 from games import extras, realtime
 from games.actions import SYSTEM, BuyExtra, Deal
-from games.models import ChatMessage, ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
+from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
 
 
 def inactivity_days(mode: str) -> int:
@@ -356,29 +353,3 @@ def preview(
     assert seat is not None, "Game.preview let only a seated player through"
     scores = extras.all_scores(game.pk, game.version, game.state_obj(), seat, game.lexicon())
     return evaluation, extras.strength(evaluation.score, scores)
-
-
-def hide_chat_line(*, message: ChatMessage, moderator: Any, reason: str) -> ChatMessage:
-    """Hide a chat line for its game's players ("hidden by a moderator") and log it.
-
-    ``ValidationError`` without a reason or when the line is hidden already. The hiding
-    and its log entry are one transaction; the players' chat is pushed again on commit.
-    """
-    if not reason.strip():
-        raise ValidationError(_("Give a reason: it is kept in the moderation log."), code="no_reason")
-    with transaction.atomic():
-        message = ChatMessage.objects.select_for_update().get(pk=message.pk)
-        if message.hidden_at is not None:
-            raise ValidationError(_("This chat line is hidden already."), code="already_hidden")
-        message.hidden_at, message.hidden_reason = timezone.now(), reason.strip()
-        message.save(update_fields=["hidden_at", "hidden_reason"])
-        record(
-            moderator=moderator,
-            subject=message.author,
-            kind=ModerationAction.Kind.HIDE_CHAT,
-            reason=reason,
-            game_id=message.game_id,
-            chat_message_id=message.pk,
-        )
-        realtime.chat_posted(message.game_id, message.pk)
-    return message

@@ -20,7 +20,8 @@ from accounts.services import block_user, delete_account, report_user, resolve_r
 from games import rendering
 from games.messages import error_message
 from games.models import ChatMessage, Game, GameError
-from games.services import hide_chat_line, start_game
+from games.moderation import hide_chat_line
+from games.services import start_game
 from tests.factories import make_user
 from tests.games.helpers import make_game
 
