@@ -105,8 +105,9 @@ def start_paired_game(
     ``first`` moves first. The game is pinned to ``dictionary_version`` (None: the live
     dictionary) and gives each turn ``inactivity_days``. ``seed`` makes the deal
     reproducible (simulations); by default it is random. ``rated`` games change the site
-    ratings. Paid extras are always off and vacations do not pause the clock (an event
-    runs to its organiser's schedule). Dealt and started through the
+    ratings (never between a bot and a person: that game is played unrated). Paid extras
+    are always off and vacations do not pause the clock (an event runs to its
+    organiser's schedule). Dealt and started through the
     game's one transition path (``Deal`` by ``SYSTEM``), in one transaction; both
     players' lobbies are told on commit. Raises ``GameError`` (``bad_language``,
     ``bad_opponent``)."""
@@ -114,8 +115,10 @@ def start_paired_game(
         raise GameError("bad_language")
     if first.pk == second.pk:
         raise GameError("bad_opponent")
-    if rated and first.is_bot != second.is_bot:
-        raise GameError("bot_rated_human")
+    if first.is_bot != second.is_bot:
+        # A bot never plays a person rated; the organiser paired them, so the game is
+        # played unrated rather than refused (a refusal would stop the whole round).
+        rated = False
     with transaction.atomic():
         game = Game.objects.create(
             language=language,

@@ -16,12 +16,12 @@ from dictionaries.models import Dictionary, WordChange
 from dictionaries.services import ensure_dictionaries, propose_change
 
 
-def run_together(actions: list[Callable[[], None]]) -> list[str]:
+def run_together(actions: list[Callable[[], object]]) -> list[str]:
     """Run each action in its own thread (own database connection); return outcomes."""
     outcomes: list[str] = []
     start = threading.Barrier(len(actions))
 
-    def worker(action: Callable[[], None]) -> None:
+    def worker(action: Callable[[], object]) -> None:
         try:
             start.wait()
             action()
