@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -132,3 +133,8 @@ def chat_muted_until(user: Any, now: datetime | None = None) -> datetime | None:
 def suspended_until(user: Any, now: datetime | None = None) -> datetime | None:
     """When ``user``'s suspension from new games ends, or None when not suspended."""
     return _until(user, ModerationAction.Kind.SUSPEND, now)
+
+
+def suspended_ids(now: datetime | None = None) -> QuerySet[ModerationAction, Any]:
+    """The ids of the players suspended now, as a subquery for ``__in``."""
+    return ModerationAction.objects.in_force(ModerationAction.Kind.SUSPEND, now).values("subject")

@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
-from accounts.moderation import suspended_until
+from accounts.moderation import suspended_ids, suspended_until
 from accounts.services import blocked_ids, is_blocked
 from games import extras, realtime
 from games.actions import SYSTEM, BuyExtra, Deal
@@ -214,6 +214,8 @@ def _join_or_open_seek(
         .exclude(created_by__in=blocked_ids(creator))
         # A rated seek pairs bots with bots and people with people.
         .exclude(rated=True, created_by__is_bot=not creator.is_bot)
+        # A seek opened before its player was suspended waits for the suspension's end.
+        .exclude(created_by__in=suspended_ids())
         .order_by("created_at", "pk")
         .first()
     )

@@ -72,7 +72,10 @@ def test_a_suspension_stops_new_games_not_the_running_ones(
 ) -> None:
     running = make_game(ana, ben)
     invitation = start_game(creator=cleo, mode=Game.Mode.FRIEND, language="en", opponent=ana)
+    seek = start_game(creator=ana, mode=Game.Mode.RANDOM, language="fr")
     suspend(moderator=moderator, player=ana, days=7, reason="abandoning games")
+    # Nobody joins the seek ana opened before: cleo opens her own.
+    assert start_game(creator=cleo, mode=Game.Mode.RANDOM, language="fr").pk != seek.pk
     for mode, extra in (
         (Game.Mode.FRIEND, {"opponent": cleo}),
         (Game.Mode.RANDOM, {}),
