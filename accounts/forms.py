@@ -60,7 +60,7 @@ class PreferencesForm(forms.ModelForm[User]):
 
     class Meta:
         model = User
-        fields = ("display_name", "game_language", "interface_language")
+        fields = ("display_name", "game_language", "interface_language", "chat_enabled")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -127,3 +127,38 @@ class DeleteAccountForm(forms.Form):
         if not self.user.check_password(password):
             raise ValidationError(_("That is not your password."), code="wrong_password")
         return password
+
+
+class ModerationForm(forms.Form):
+    """A moderator's mute, suspension or warning: for how many days (not for a warning)
+    and why (the player is told)."""
+
+    days = forms.IntegerField(label=_("Days"), min_value=1, max_value=365, initial=3, required=False)
+    reason = forms.CharField(
+        label=_("Reason (the player is told)"), max_length=1000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+    def __init__(self, *args: Any, needs_days: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if needs_days:
+            self.fields["days"].required = True
+        else:
+            del self.fields["days"]
+
+
+class ReportModerationForm(forms.Form):
+    """The report page's one form: what to do about the reported player."""
+
+    action = forms.ChoiceField(
+        choices=[("mute", "mute"), ("suspend", "suspend"), ("warn", "warn"), ("resolve", "resolve")]
+    )
+    days = forms.IntegerField(label=_("Days"), min_value=1, max_value=365, required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=1000, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("action") in ("mute", "suspend") and not data.get("days"):
+            self.add_error("days", _("Choose between 1 and 365 days."))
+        if data.get("action") in ("mute", "suspend", "warn") and not (data.get("reason") or "").strip():
+            self.add_error("reason", _("Give a reason: the player is told it."))
+        return data

@@ -78,3 +78,50 @@ def providers() -> Iterator[tuple[str, PlayerData]]:
 
 def statistics_for(user: User) -> list[LanguageStatistics]:
     return [stat for _name, provider in providers() for stat in provider.statistics(user)]
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    id: int
+    author: str
+    text: str
+    hidden: bool
+    created_at: Any
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    number: int
+    player: str
+    kind: str
+    words: str
+    score: int
+    #: The rack before and after the move: empty while the game is under way.
+    racks: str
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What the moderators' report page shows of the game a report names."""
+
+    game_id: int
+    title: str
+    status: str
+    over: bool
+    chat: list[ChatLine]
+    moves: list[MoveLine]
+
+
+_game_summary: list[Any] = []
+
+
+def register_game_summary(summary: Any) -> None:
+    """Install the function ``summary(game_id) -> GameSummary | None`` (games does)."""
+    _game_summary[:] = [summary]
+
+
+def game_summary(game_id: int | None) -> GameSummary | None:
+    if game_id is None or not _game_summary:
+        return None
+    result: GameSummary | None = _game_summary[0](game_id)
+    return result

@@ -12,9 +12,15 @@ from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from accounts import glicko2
 from accounts.reasons import reason_label
+
+
+def bot_label(name: str) -> str:
+    """``name`` marked as a bot's, e.g. "wordbot (bot)"."""
+    return pgettext("a bot's name", "%(name)s (bot)") % {"name": name}
 
 
 class UserManager(DjangoUserManager["User"]):
@@ -42,6 +48,13 @@ class User(AbstractUser):
     interface_language = models.CharField(_("interface language"), max_length=8, blank=True)
     # Set when the account was deleted: the row stays, anonymised, for the games it played.
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+    # Set for good when the player marks one of their API tokens as a bot's: the account
+    # is labelled "bot" wherever its name shows and plays rated games only against bots.
+    is_bot = models.BooleanField(_("bot"), default=False, editable=False)
+    # The player's own choice: off, they neither see nor write chat lines.
+    chat_enabled = models.BooleanField(
+        _("chat"), default=True, help_text=_("Show the chat in your games and let you write in it.")
+    )
 
     objects: ClassVar[UserManager] = UserManager()
 
@@ -59,8 +72,9 @@ class User(AbstractUser):
 
     @property
     def shown_name(self) -> str:
-        """The display name, or the username when there is none."""
-        return self.display_name or self.username
+        """The display name, or the username when there is none; a bot says it is one."""
+        name = self.display_name or self.username
+        return bot_label(name) if self.is_bot else name
 
     @property
     def avatar_initial(self) -> str:
@@ -342,3 +356,112 @@ class VacationPeriod(models.Model):
     def effective_end(self) -> datetime:
         """When the clocks start again: the earlier of coming back and the allowance's end."""
         return min(self.ended_at, self.ends_by) if self.ended_at is not None else self.ends_by
+
+
+class ModerationActionQuerySet(models.QuerySet["ModerationAction"]):
+    """Reads only: the moderation log is never updated or deleted in bulk."""
+
+    def update(self, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("moderation actions are never updated")
+
+    def delete(self) -> NoReturn:
+        raise AppendOnlyError("moderation actions are never deleted")
+
+    def in_force(self, kind: str, now: datetime | None = None) -> ModerationActionQuerySet:
+        """Mutes or suspensions (``kind``) that have not ended yet: each ends on its own."""
+        return self.filter(kind=kind, until__gt=now or timezone.now())
+
+
+class ModerationAction(models.Model):
+    """One thing a moderator did to a player: append-only, never edited or deleted.
+
+    Who (``moderator``), whom (``subject``), what (``kind``), why (``reason``) and, for
+    a mute or a suspension, until when (``until``: it ends on its own then). ``game_id``
+    and ``chat_message_id`` are plain numbers (accounts knows nothing of games). When an
+    account is deleted its row stays, anonymised, so the log keeps its entries. Made only
+    through ``accounts.moderation``.
+    """
+
+    class Kind(models.TextChoices):
+        HIDE_CHAT = "hide_chat", _("chat line hidden")
+        MUTE = "mute", _("chat muted")
+        SUSPEND = "suspend", _("suspended from new games")
+        WARN = "warn", _("warned")
+        REPORT_RESOLVED = "report_resolved", _("report dealt with")
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("moderator")
+    )
+    subject = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="moderation_actions",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(_("action"), max_length=20, choices=Kind.choices)
+    reason = models.TextField(_("reason"), max_length=1000)
+    until = models.DateTimeField(_("until"), null=True, blank=True)
+    game_id = models.PositiveIntegerField(_("game"), null=True, blank=True)
+    chat_message_id = models.PositiveIntegerField(_("chat line"), null=True, blank=True)
+    report = models.ForeignKey(
+        Report, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("report")
+    )
+    created_at = models.DateTimeField(_("time"), default=timezone.now, db_index=True)
+
+    objects = ModerationActionQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("moderation action")
+        verbose_name_plural = _("moderation actions")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["subject", "kind", "until"], name="accounts_modaction_in_force")]
+        permissions = [("moderate_players", "Can hide chat lines, mute, suspend and warn players")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.subject_id} by {self.moderator_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("moderation actions are never edited")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("moderation actions are never deleted")
+
+
+class Notice(models.Model):
+    """A message for one player, shown on every page they open until they acknowledge
+    it: a moderator's warning, a mute or suspension, the outcome of a word they
+    suggested or of a report they made. ``params`` fill the kind's sentence, which is
+    translated when shown (``accounts.notices``)."""
+
+    class Kind(models.TextChoices):
+        WARNING = "warning", _("warning")
+        MUTED = "muted", _("chat muted")
+        SUSPENDED = "suspended", _("suspended")
+        REPORT_RESOLVED = "report_resolved", _("report dealt with")
+        WORD_APPROVED = "word_approved", _("word approved")
+        WORD_REJECTED = "word_rejected", _("word rejected")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices", verbose_name=_("player")
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    params = models.JSONField(_("details"), default=dict)
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+    acknowledged_at = models.DateTimeField(_("acknowledged"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["user", "acknowledged_at"], name="accounts_notice_open")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind}"
+
+    @property
+    def text(self) -> str:
+        from accounts.notices import notice_text
+
+        return notice_text(self)

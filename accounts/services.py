@@ -34,7 +34,18 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts import glicko2, hooks, realtime, reasons
-from accounts.models import Block, CoinEntry, Friendship, Rating, RatingChange, Report, User, VacationPeriod
+from accounts.models import (
+    Block,
+    CoinEntry,
+    Friendship,
+    ModerationAction,
+    Notice,
+    Rating,
+    RatingChange,
+    Report,
+    User,
+    VacationPeriod,
+)
 
 MAX_AMOUNT = 1_000_000
 
@@ -402,7 +413,13 @@ def report_user(
 
 
 def resolve_reports(*, reports: Iterable[Report], moderator: User, note: str = "") -> int:
-    """Mark ``reports`` resolved by ``moderator``; already resolved ones are left as they were."""
+    """Mark ``reports`` resolved by ``moderator``; already resolved ones are left as they were.
+
+    Each resolution is logged (``ModerationAction``) and its reporter is told, in the
+    same transaction as the report's change."""
+    from accounts.moderation import record
+    from accounts.notices import notify
+
     now = timezone.now()
     done = 0
     for report in reports:
@@ -411,7 +428,20 @@ def resolve_reports(*, reports: Iterable[Report], moderator: User, note: str = "
         report.resolved, report.resolved_by, report.resolved_at = True, moderator, now
         if note:
             report.moderator_note = note
-        report.save(update_fields=["resolved", "resolved_by", "resolved_at", "moderator_note"])
+        with transaction.atomic():
+            report.save(update_fields=["resolved", "resolved_by", "resolved_at", "moderator_note"])
+            record(
+                moderator=moderator,
+                subject=report.reported,
+                kind=ModerationAction.Kind.REPORT_RESOLVED,
+                reason=report.moderator_note,
+                game_id=report.game_id,
+                report=report,
+            )
+            if report.reporter is not None:
+                notify(
+                    user=report.reporter, kind=Notice.Kind.REPORT_RESOLVED, player=report.reported.username
+                )
         done += 1
     return done
 
@@ -600,6 +630,9 @@ def delete_account(*, user: User) -> User:
         Friendship.objects.filter(Q(from_user=user) | Q(to_user=user)).delete()
         Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
         VacationPeriod.objects.filter(user=user).delete()
+        # The moderation log keeps its entries (ModerationAction): they point at this
+        # row, which stays, anonymised. The notices were for the player alone.
+        Notice.objects.filter(user=user).delete()
         user.username = f"deleted player {user.pk}"
         user.display_name = user.first_name = user.last_name = user.email = ""
         user.game_language = user.interface_language = ""

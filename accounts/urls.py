@@ -14,5 +14,6 @@ urlpatterns = [
     path("friends/", views.friends, name="friends"),
     path("friends/<str:username>/", views.friend_action, name="friend-action"),
     path("blocked/", views.blocked, name="blocked"),
+    path("notices/<int:notice_id>/read/", views.acknowledge_notice, name="acknowledge-notice"),
     path("", include("django.contrib.auth.urls")),
 ]

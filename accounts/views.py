@@ -21,7 +21,7 @@ from django.views import i18n
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import engine
-from accounts import hooks, services
+from accounts import hooks, notices, services
 from accounts.charts import rating_chart
 from accounts.forms import (
     DeleteAccountForm,
@@ -117,6 +117,14 @@ def preferences(request: AuthedRequest) -> HttpResponse:
         messages.success(request, gettext("Your settings are saved."))
         return redirect("preferences")
     return render(request, "accounts/preferences.html", {"form": form})
+
+
+@require_POST
+@login_required
+def acknowledge_notice(request: AuthedRequest, notice_id: int) -> HttpResponse:
+    """The player has read a notice: it stops showing; back to the page they were on."""
+    notices.acknowledge(user=request.user, notice_id=notice_id)
+    return redirect(safe_next(request, reverse("home")))
 
 
 @require_http_methods(["GET", "POST"])

@@ -13,7 +13,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -38,6 +39,8 @@ class ApiToken(models.Model):
     prefix = models.CharField(_("first characters"), max_length=16)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    # A bot's token: issuing one makes its account a bot for good (``User.is_bot``).
+    is_bot = models.BooleanField(_("bot"), default=False, editable=False)
 
     class Meta:
         verbose_name = _("API token")
@@ -48,12 +51,25 @@ class ApiToken(models.Model):
         return f"{self.user} / {self.name} ({self.prefix}…)"
 
     @classmethod
-    def issue(cls, user: Any, name: str) -> tuple[ApiToken, str]:
-        """A new token for ``user``: the row, and the token itself (shown once, never stored)."""
+    def issue(cls, user: Any, name: str, *, bot: bool = False) -> tuple[ApiToken, str]:
+        """A new token for ``user``: the row, and the token itself (shown once, never stored).
+
+        ``bot``: the token is a bot's, and so is the account from now on (labelled
+        "bot" wherever its name shows, rated games only against other bots, as Lichess's
+        BOT accounts); the token and the account's mark are one transaction."""
         raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        token = cls.objects.create(
-            user=user, name=name, key_hash=hash_token(raw), prefix=raw[: len(TOKEN_PREFIX) + SHOWN_CHARS]
-        )
+        with transaction.atomic():
+            token = cls.objects.create(
+                user=user,
+                name=name,
+                key_hash=hash_token(raw),
+                prefix=raw[: len(TOKEN_PREFIX) + SHOWN_CHARS],
+                is_bot=bot,
+            )
+            if bot and not user.is_bot:
+                # The model, not type(user): a request's user is a lazy proxy.
+                get_user_model().objects.filter(pk=user.pk).update(is_bot=True)
+                user.is_bot = True
         return token, raw
 
     @classmethod

@@ -44,7 +44,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     if ApiToken.objects.filter(user=user).count() >= settings.API_MAX_TOKENS:
         form.add_error(None, error_message("too_many_tokens"))
         return _page(request, form, status=400)
-    _token, raw = ApiToken.issue(user, form.cleaned_data["name"])
+    _token, raw = ApiToken.issue(user, form.cleaned_data["name"], bot=form.cleaned_data["bot"])
     # Shown in this answer only: not stored, not put in a redirect or a message.
     return _page(request, TokenForm(), new_token=raw)
 

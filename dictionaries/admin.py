@@ -8,22 +8,22 @@ from typing import Any
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from dictionaries import hooks, lexicons
+from dictionaries import frequency, hooks, lexicons
 from dictionaries.forms import BulkProposeForm, RejectForm
-from dictionaries.models import Dictionary, WordChange
+from dictionaries.models import Dictionary, WordChange, WordSuggestion
 from dictionaries.services import propose_changes
 
 ADD_FIELDS = ("dictionary", "word", "action", "reason")
 DETAIL_FIELDS = (
     "dictionary", "word", "normalized", "action", "status", "reason", "currently_valid", "games_played",
-    "proposed_by", "proposed_at", "decided_by", "decided_at", "decision_note", "version",
+    "suggestion_count", "word_frequency", "proposed_by", "proposed_at", "decided_by", "decided_at", "decision_note", "version",
 )  # fmt: skip
 
 
@@ -43,17 +43,61 @@ class DictionaryAdmin(admin.ModelAdmin[Dictionary]):
         return False
 
 
+class WordSuggestionInline(admin.TabularInline[WordSuggestion, WordChange]):
+    """Who suggested the word, when, from which game, with which source (read-only)."""
+
+    model = WordSuggestion
+    extra = 0
+    fields = readonly_fields = ("user", "created_at", "game_id", "source_url")
+    can_delete = False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Part of the word change: whoever may see the change sees who asked for it.
+        return request.user.has_perm("dictionaries.view_wordchange")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(WordChange)
 class WordChangeAdmin(admin.ModelAdmin[WordChange]):
+    """The moderators' queue: most suggested first, with the word's frequency."""
+
     list_display = (
-        "normalized", "word", "dictionary", "action", "status", "currently_valid", "games_played",
-        "proposed_by", "proposed_at", "decided_by", "version",
+        "normalized", "word", "dictionary", "action", "status", "suggestion_count", "word_frequency",
+        "currently_valid", "games_played", "proposed_by", "proposed_at", "decided_by", "version",
     )  # fmt: skip
     list_filter = ("status", "action", "dictionary__language", "proposed_at")
     search_fields = ("normalized", "word", "reason", "proposed_by__username")
     list_select_related = ("dictionary", "proposed_by", "decided_by")
     actions = ("approve_changes", "reject_changes")
     date_hierarchy = "proposed_at"
+    def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
+        # Most suggested first. Not the ``ordering`` attribute: the admin's checks refuse
+        # a name that is an annotation (of ``get_queryset``), not a field.
+        return ("-suggestions_total", "-proposed_at", "-pk")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[WordChange]:
+        # Annotated before the admin orders by it (ModelAdmin.get_queryset orders).
+        queryset = WordChange.objects.annotate(suggestions_total=Count("suggestions"))
+        return queryset.order_by(*(self.get_ordering(request) or ()))
+
+    @admin.display(description=_("suggested"), ordering="suggestions_total")
+    def suggestion_count(self, obj: WordChange) -> int:
+        return int(getattr(obj, "suggestions_total", 0) or obj.suggestions.count())
+
+    @admin.display(description=_("frequency (Zipf)"))
+    def word_frequency(self, obj: WordChange) -> str:
+        # wordfreq's Zipf scale: 3 is once per million words, 6 once per thousand.
+        value = frequency.zipf(obj.dictionary.language, obj.word)
+        return "—" if value is None else f"{value:.1f}"
+
+    def get_inlines(self, request: HttpRequest, obj: WordChange | None = None) -> list[Any]:
+        # Only on a recorded change: the add form stays the plain proposal it was.
+        return [WordSuggestionInline] if obj is not None else []
 
     def get_fields(self, request: HttpRequest, obj: WordChange | None = None) -> tuple[str, ...]:
         return DETAIL_FIELDS if obj is not None else ADD_FIELDS

@@ -50,3 +50,18 @@ class RejectForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         required=False,
     )
+
+
+class SuggestForm(forms.Form):
+    """A player suggests a word to add (``services.suggest_word`` checks the word)."""
+
+    word = forms.CharField(label=_("Word"), max_length=64, strip=True)
+    language = forms.ChoiceField(label=_("Language"), choices=LANGUAGE_CHOICES)
+    source_url = forms.URLField(
+        label=_("Source (optional)"),
+        max_length=500,
+        required=False,
+        assume_scheme="https",
+        help_text=_("A dictionary page that lists the word helps the moderators decide."),
+    )
+    game = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)

@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -207,8 +207,65 @@ class WordChange(models.Model):
             else:
                 change.status = self.Status.REJECTED
             change.save(update_fields=["status", "decided_by", "decided_at", "decision_note", "version"])
+            tell_proposers(change, dictionary)
         for field in ("status", "decided_by", "decided_at", "decision_note", "version"):
             setattr(self, field, getattr(change, field))
+
+
+class WordSuggestion(models.Model):
+    """One player's suggestion of a word: who, when, the game it came from, a source.
+
+    Players suggest words to add; the first suggestion of a word makes the proposed
+    ``WordChange``, and every later one (by another player) adds a row here instead of a
+    second change, so the change's suggestions count how often it was asked for. Every
+    suggester is told the decision. ``game_id`` is a plain number: dictionaries knows
+    nothing of games.
+    """
+
+    change = models.ForeignKey(
+        WordChange, on_delete=models.PROTECT, related_name="suggestions", verbose_name=_("word change")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,  # accounts are anonymised, never deleted
+        related_name="word_suggestions",
+        verbose_name=_("suggested by"),
+    )
+    game_id = models.PositiveIntegerField(_("game"), null=True, blank=True)
+    source_url = models.URLField(_("source"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("suggested"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("word suggestion")
+        verbose_name_plural = _("word suggestions")
+        ordering = ["change", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["change", "user"], name="dictionaries_suggestion_once_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} suggests {self.change_id}"
+
+
+def tell_proposers(change: WordChange, dictionary: Dictionary) -> None:
+    """Leave every player who suggested ``change`` a notice of the decision (inside the
+    decision's transaction, so a decision and its notices are one)."""
+    from accounts.models import Notice
+    from accounts.notices import notify
+
+    approved = change.status == WordChange.Status.APPROVED
+    with translation.override("en"):
+        # The English name is a message id: the notice is translated when it is shown.
+        english_name = language_name(dictionary.language)
+    for suggestion in change.suggestions.select_related("user"):
+        notify(
+            user=suggestion.user,
+            kind=Notice.Kind.WORD_APPROVED if approved else Notice.Kind.WORD_REJECTED,
+            word=change.normalized,
+            language=english_name,
+            version=change.version,
+            reason=change.decision_note,
+        )
 
 
 def check_proposal(dictionary: Dictionary, word: str, action: str) -> str:

@@ -12,14 +12,29 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.apps import apps as global_apps
 from django.apps.registry import Apps
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
+from accounts.services import lock_users
 from dictionaries.graphs import base_graph, graph_file_name, graph_path
-from dictionaries.models import Dictionary, WordChange, check_proposal
+from dictionaries.models import (
+    MAX_WORD_LENGTH,
+    Dictionary,
+    WordChange,
+    WordSuggestion,
+    check_applicable,
+    check_proposal,
+    language_name,
+)
+from engine.normalize import is_lexicon_length, normalize_word
 from engine.tiles import LANGUAGES
 
 MODERATORS_GROUP = "Moderators"
@@ -67,6 +82,69 @@ def propose_change(
         reason=reason,
         proposed_by=proposed_by,
     )
+
+
+def suggest_word(
+    *, user: Any, language: str, word: str, game_id: int | None = None, source_url: str = ""
+) -> WordSuggestion:
+    """A player suggests adding ``word`` to ``language``'s list.
+
+    The first suggestion makes a proposed ``WordChange``; a later one by another player
+    joins it (one more ``WordSuggestion``), so the moderators see one row with a count.
+    Refused (``ValidationError``, nothing changes) when the word cannot be spelled in the
+    language, is too short or too long, is already valid, when this player suggested it
+    already, or past ``WORD_SUGGESTIONS_PER_DAY`` suggestions in 24 hours. One
+    transaction: the player's row is locked (the daily limit), then the dictionary's
+    (two first suggestions of one word at once make one change; decisions lock it too).
+    """
+    dictionary = dictionary_for(language)
+    normalized = normalize_word(language, word)
+    if normalized is None:
+        raise ValidationError(
+            _(
+                "“%(word)s” cannot be a word in %(language)s: it has a character that is not a letter of that alphabet."
+            ),
+            code="not_normalisable",
+            params={"word": word.strip(), "language": language_name(language)},
+        )
+    if not is_lexicon_length(normalized):
+        raise ValidationError(_("Words need at least two letters."), code="too_short")
+    if len(word.strip()) > MAX_WORD_LENGTH or len(normalized) > MAX_WORD_LENGTH:
+        raise ValidationError(
+            _("Words can have at most %(max)d letters."), code="too_long", params={"max": MAX_WORD_LENGTH}
+        )
+    with transaction.atomic():
+        lock_users(user)
+        since = timezone.now() - timedelta(days=1)
+        limit = int(settings.WORD_SUGGESTIONS_PER_DAY)
+        if WordSuggestion.objects.filter(user=user, created_at__gte=since).count() >= limit:
+            raise ValidationError(
+                _("You can suggest at most %(limit)d words a day. Try again tomorrow."),
+                code="too_many_suggestions",
+                params={"limit": limit},
+            )
+        dictionary = Dictionary.objects.select_for_update().get(pk=dictionary.pk)
+        check_applicable(dictionary, word, normalized, WordChange.Action.ADD)
+        change = (
+            dictionary.changes.proposed().filter(normalized=normalized, action=WordChange.Action.ADD).first()
+        )
+        if change is None:
+            change = WordChange.objects.create(
+                dictionary=dictionary,
+                word=word.strip(),
+                normalized=normalized,
+                action=WordChange.Action.ADD,
+                proposed_by=user,
+            )
+        elif change.suggestions.filter(user=user).exists():
+            raise ValidationError(
+                _("You already suggested “%(word)s”: the moderators will decide."),
+                code="already_suggested",
+                params={"word": normalized},
+            )
+        return WordSuggestion.objects.create(
+            change=change, user=user, game_id=game_id, source_url=source_url.strip()
+        )
 
 
 def split_word_list(text: str) -> list[str]:

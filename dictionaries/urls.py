@@ -8,4 +8,5 @@ app_name = "dictionaries"
 
 urlpatterns = [
     path("", views.lookup, name="lookup"),
+    path("suggest/", views.suggest, name="suggest"),
 ]

@@ -3,14 +3,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_lazy
 
 from games.models import ChatMessage, Game, Move, Seat
+from games.moderation import hide_chat_line
 from games.services import expire_games
+
+#: Hiding a chat line is a moderation action (accounts' permission, held by Moderators).
+MODERATE = "accounts.moderate_players"
 
 HIDDEN = gettext_lazy("hidden while the game is on")
 
@@ -140,9 +150,78 @@ class MoveAdmin(NoSecretLookups, admin.ModelAdmin[Move]):
         return str(HIDDEN)
 
 
+class HiddenFilter(admin.SimpleListFilter):
+    title = gettext_lazy("hidden by a moderator")
+    parameter_name = "hidden"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", gettext_lazy("Yes")), ("no", gettext_lazy("No"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() in ("yes", "no"):
+            return queryset.filter(hidden_at__isnull=self.value() == "no")
+        return queryset
+
+
 @admin.register(ChatMessage)
 class ChatMessageAdmin(NoSecretLookups, admin.ModelAdmin[ChatMessage]):
-    list_display = ("game", "author", "text", "created_at")
+    list_display = ("game", "author", "text", "created_at", "hidden_at")
+    list_filter = (HiddenFilter,)
     search_fields = ("text", "author__username", "game__id")
     list_select_related = ("game", "author")
-    readonly_fields = ("game", "author", "created_at")
+    readonly_fields = ("game", "author", "created_at", "hidden_at", "hidden_reason")
+    actions = ["hide_lines"]
+
+    def has_moderate_players_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(MODERATE)
+
+    @admin.action(description=gettext_lazy("Hide selected chat lines…"), permissions=["moderate_players"])
+    def hide_lines(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> HttpResponse | None:
+        reason = request.POST.get("reason", "").strip() if "apply" in request.POST else ""
+        if reason:
+            for message in queryset:
+                self._hide(request, message, reason)
+            return None
+        return self._reason_page(request, list(queryset.select_related("author")), action="hide_lines")
+
+    def get_urls(self) -> list[URLPattern]:
+        hide = path(
+            "<int:message_id>/hide/",
+            self.admin_site.admin_view(self.hide_view),
+            name="games_chatmessage_hide",
+        )
+        return [hide, *super().get_urls()]
+
+    def hide_view(self, request: HttpRequest, message_id: int) -> HttpResponse:
+        """Hide one line (from the report page: a reason and one click), then back."""
+        if not request.user.has_perm(MODERATE):
+            raise PermissionDenied
+        message = get_object_or_404(ChatMessage.objects.select_related("author"), pk=message_id)
+        reason = request.POST.get("reason", "").strip() if request.method == "POST" else ""
+        if not reason:
+            return self._reason_page(request, [message], action="")
+        self._hide(request, message, reason)
+        back = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+            back = reverse("admin:games_chatmessage_changelist")
+        return HttpResponseRedirect(back)
+
+    def _hide(self, request: HttpRequest, message: ChatMessage, reason: str) -> None:
+        try:
+            hide_chat_line(message=message, moderator=request.user, reason=reason)
+        except ValidationError as error:
+            self.message_user(request, " ".join(error.messages), messages.WARNING)
+        else:
+            self.message_user(request, gettext("Chat line hidden: the players see “hidden by a moderator”."))
+
+    def _reason_page(self, request: HttpRequest, lines: list[ChatMessage], *, action: str) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "title": gettext("Hide chat lines"),
+            "opts": self.model._meta,
+            "lines": lines,
+            "action": action,
+            "next": request.POST.get("next", "") or request.GET.get("next", ""),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/games/chatmessage/hide.html", context)

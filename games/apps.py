@@ -26,3 +26,7 @@ class GamesConfig(AppConfig):
         from games.profiles import GamesPlayerData
 
         register_player_data("games", GamesPlayerData())
+        from accounts.hooks import register_game_summary
+        from games.moderation import game_summary
+
+        register_game_summary(game_summary)

@@ -357,15 +357,17 @@ def replay_racks(game: Game, moves: Sequence[Move], step: int) -> tuple[list[str
 @dataclass(frozen=True, slots=True)
 class ChatLine:
     author: str
-    text: str
+    text: str  # "" for a line a moderator hid
     created_at: datetime
     is_mine: bool
+    hidden: bool = False
 
 
 def chat_lines(game_id: int, pov: Pov) -> tuple[ChatLine, ...]:
-    """The chat of a game for a seated player (nothing for anyone else), without the
-    lines of players they blocked."""
-    if not pov.is_player or pov.user is None:
+    """The chat of a game for a seated player who has chat on (nothing for anyone
+    else, not even a pushed line), without the lines of players they blocked; a line a
+    moderator hid shows only that it was hidden."""
+    if not pov.is_player or pov.user is None or not pov.user.chat_enabled:
         return ()
     messages = (
         ChatMessage.objects.filter(game_id=game_id)
@@ -373,7 +375,16 @@ def chat_lines(game_id: int, pov: Pov) -> tuple[ChatLine, ...]:
         .select_related("author")
         .order_by("created_at", "pk")
     )
-    return tuple(ChatLine(str(m.author), m.text, m.created_at, m.author_id == pov.user_id) for m in messages)
+    return tuple(
+        ChatLine(
+            author=m.author.shown_name if m.author.is_bot else str(m.author),
+            text="" if m.hidden_at else m.text,
+            created_at=m.created_at,
+            is_mine=m.author_id == pov.user_id,
+            hidden=m.hidden_at is not None,
+        )
+        for m in messages
+    )
 
 
 def last_move_squares(moves: Sequence[Move]) -> tuple[tuple[int, int], ...]:
@@ -451,6 +462,11 @@ class GameView:
     @property
     def winner(self) -> SeatView | None:
         return next((s for s in self.seats if s.is_winner), None)
+
+    @property
+    def can_chat(self) -> bool:
+        """A player who has not turned chat off."""
+        return self.pov.is_player and self.pov.user is not None and self.pov.user.chat_enabled
 
     @property
     def can_cancel(self) -> bool:

@@ -69,6 +69,17 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "confirm_resign": _("Confirm that you want to resign."),
     "not_finished": _("The game record can be downloaded once the game is over."),
     "rematch_not_finished": _("A rematch can be asked for once the game is over."),
+    # Moderation and the players' own chat settings.
+    "chat_muted": _(
+        "A moderator has muted your chat for now: your message was not sent. It ends on its own."
+    ),
+    "chat_blocked": _("One of you blocked the other: your message was not sent."),
+    "chat_off": _("Your chat is turned off in your preferences: your message was not sent."),
+    "suspended": _(
+        "A moderator has suspended you from starting or joining games for now (your games under way go "
+        "on). It ends on its own."
+    ),
+    "bot_rated_human": _("Bots play rated games only against other bots, and people only against people."),
 }
 
 

@@ -29,6 +29,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from accounts.models import bot_label
+from accounts.moderation import suspended_until
 from engine import actions as engine_actions
 from engine import errors
 from engine.errors import GAME_OVER
@@ -626,6 +628,8 @@ class Game(models.Model):
         lock_user(user)
         if Game.objects.active_for(user).exclude(pk=self.pk).count() >= settings.MAX_ACTIVE_GAMES:
             raise GameError("too_many_games")
+        if suspended_until(user) is not None:
+            raise GameError("suspended")
         self.status = Game.Status.ACTIVE
         self._start_turn_clock(self.state_obj(), timezone.now())
 
@@ -665,6 +669,9 @@ class Game(models.Model):
         pov = author if isinstance(author, Pov) else self.pov(author)
         if not pov.is_player or pov.user is None:
             raise GameError("not_a_player")
+        from games.moderation import refuse_chat  # it imports this module
+
+        refuse_chat(self, pov.user)
         with transaction.atomic():
             message = ChatMessage.objects.create(game=self, author=pov.user, text=text.strip())
             realtime.chat_posted(self.pk, message.pk)
@@ -799,7 +806,7 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.user_id is None:
             return gettext("Computer (%(level)s)") % {"level": self.get_computer_level_display()}
-        return str(self.user)
+        return bot_label(str(self.user)) if getattr(self.user, "is_bot", False) else str(self.user)
 
 
 class Move(models.Model):
@@ -938,12 +945,16 @@ class GameAction(models.Model):
 
 
 class ChatMessage(models.Model):
-    """A line of chat between the players of a game."""
+    """A line of chat between the players of a game. A moderator may hide it
+    (``games.moderation.hide_chat_line``): the players then see "hidden by a moderator"
+    in its place; the text stays for the moderation record."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     text = models.CharField(_("text"), max_length=500)
     created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+    hidden_at = models.DateTimeField(_("hidden"), null=True, blank=True, editable=False)
+    hidden_reason = models.TextField(_("why it was hidden"), blank=True, editable=False)
 
     class Meta:
         verbose_name = _("chat message")

@@ -250,6 +250,7 @@ class Frame:
     preview: PreviewItem | None = None
     action_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     request: HttpRequest | None = None
+    unknown_words: tuple[str, ...] = ()  # a play refused for them: offered to suggest
 
 
 def game_context(view: GameView, frame: Frame | None = None) -> Context:
@@ -272,7 +273,7 @@ def game_context(view: GameView, frame: Frame | None = None) -> Context:
         "can_act": "play" in allowed,
         "can_resign": "resign" in allowed,
         "can_accept": "accept" in allowed,
-        "can_chat": view.is_player,
+        "can_chat": view.can_chat,
         "can_rematch": view.is_over and view.is_player,
         # Built only when a template shows them (a delta sends single squares).
         "squares": Lazy(lambda: squares(view.board, language=view.language, last=view.last)),
@@ -290,6 +291,7 @@ def game_context(view: GameView, frame: Frame | None = None) -> Context:
         "pending": frame.pending,
         "preview": frame.preview,
         "action_id": frame.action_id,
+        "unknown_words": frame.unknown_words,
         "notice": gettext("The computer is thinking…") if view.computer_thinking else "",
     }
 

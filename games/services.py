@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
+from accounts.moderation import suspended_ids, suspended_until
 from accounts.services import blocked_ids, is_blocked
 from games import extras, realtime
 from games.actions import SYSTEM, BuyExtra, Deal
@@ -63,11 +64,15 @@ def start_game(
         lock_user(creator)
         if Game.objects.active_for(creator).count() >= settings.MAX_ACTIVE_GAMES:
             raise GameError("too_many_games")
+        if suspended_until(creator) is not None:
+            raise GameError("suspended")
         if mode == Game.Mode.FRIEND:
             if opponent is None or opponent.pk == creator.pk:
                 raise GameError("bad_opponent")
             if is_blocked(creator, opponent):
                 raise GameError("blocked")
+            if rated and creator.is_bot != opponent.is_bot:
+                raise GameError("bot_rated_human")
             game = _new_game(
                 creator, mode, language, rematch_of=rematch_of, public=public, rated=rated, extras=extras
             )
@@ -101,8 +106,9 @@ def start_paired_game(
     ``first`` moves first. The game is pinned to ``dictionary_version`` (None: the live
     dictionary) and gives each turn ``inactivity_days``. ``seed`` makes the deal
     reproducible (simulations); by default it is random. ``rated`` games change the site
-    ratings. Paid extras are always off and vacations do not pause the clock (an event
-    runs to its organiser's schedule). Dealt and started through the
+    ratings (never between a bot and a person: that game is played unrated). Paid extras
+    are always off and vacations do not pause the clock (an event runs to its
+    organiser's schedule). Dealt and started through the
     game's one transition path (``Deal`` by ``SYSTEM``), in one transaction; both
     players' lobbies are told on commit. Raises ``GameError`` (``bad_language``,
     ``bad_opponent``)."""
@@ -110,6 +116,10 @@ def start_paired_game(
         raise GameError("bad_language")
     if first.pk == second.pk:
         raise GameError("bad_opponent")
+    if first.is_bot != second.is_bot:
+        # A bot never plays a person rated; the organiser paired them, so the game is
+        # played unrated rather than refused (a refusal would stop the whole round).
+        rated = False
     with transaction.atomic():
         game = Game.objects.create(
             language=language,
@@ -203,6 +213,10 @@ def _join_or_open_seek(
         .filter(status=Game.Status.OPEN, language=language, mode=Game.Mode.RANDOM, rated=rated)
         .exclude(created_by=creator)
         .exclude(created_by__in=blocked_ids(creator))
+        # A rated seek pairs bots with bots and people with people.
+        .exclude(rated=True, created_by__is_bot=not creator.is_bot)
+        # A seek opened before its player was suspended waits for the suspension's end.
+        .exclude(created_by__in=suspended_ids())
         .order_by("created_at", "pk")
         .first()
     )

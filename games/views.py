@@ -67,15 +67,24 @@ def redirect_to(request: AuthedRequest, url: str) -> HttpResponse:
 
 
 def refused(
-    request: AuthedRequest, game: Game, pov: Pov, errors: list[str], *, pending: str = ""
+    request: AuthedRequest,
+    game: Game,
+    pov: Pov,
+    errors: list[str],
+    *,
+    pending: str = "",
+    unknown_words: tuple[str, ...] = (),
 ) -> HttpResponse:
     """The move panel with the errors and the player's pending tiles; the board is
-    left alone so the tiles stay where the player put them."""
+    left alone so the tiles stay where the player put them. ``unknown_words`` (a play
+    refused for words not in the list) are offered to suggest to the moderators."""
     if not request.htmx:
         for error in errors:
             messages.error(request, error)
         return redirect("games:detail", game.pk)
-    frame = rendering.Frame(oob=True, form_errors=tuple(errors), pending=pending, request=request)
+    frame = rendering.Frame(
+        oob=True, form_errors=tuple(errors), pending=pending, unknown_words=unknown_words, request=request
+    )
     return HttpResponse(rendering.render(["move_panel"], live.page_view(game, pov), frame))
 
 
@@ -96,7 +105,14 @@ def act(
         errors = (error_message(exc.code),)
         game = load_game(game.pk)  # as it is now
     except engine.IllegalMove as exc:
-        return refused(request, game, pov, [error_message(exc.code, words=exc.words)], pending=pending)
+        return refused(
+            request,
+            game,
+            pov,
+            [error_message(exc.code, words=exc.words)],
+            pending=pending,
+            unknown_words=exc.words,
+        )
     except GameError as exc:
         return refused(request, game, pov, [error_message(exc.code)], pending=pending)
     if not request.htmx:
@@ -180,6 +196,7 @@ def fragments(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
 def preview(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = TilesForm(request.POST)
     pending = pending_tiles(request)
+    unknown_words: tuple[str, ...] = ()
     try:
         if not form.is_valid():
             raise GameError("bad_tiles")
@@ -187,9 +204,12 @@ def preview(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
         item = rendering.preview_item(evaluation, strength=strength)
     except engine.IllegalMove as exc:
         item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
+        unknown_words = exc.words
     except GameError as exc:
         item = rendering.preview_item(error=error_message(exc.code))
-    frame = rendering.Frame(oob=True, preview=item, pending=pending, request=request)
+    frame = rendering.Frame(
+        oob=True, preview=item, pending=pending, unknown_words=unknown_words, request=request
+    )
     return HttpResponse(rendering.render(["move_panel"], live.page_view(game, pov), frame))
 
 
@@ -317,8 +337,13 @@ def rematch(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
 def chat(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = ChatForm(request.POST)
     if form.is_valid():
-        game.post_chat(pov, form.cleaned_data["text"])
+        try:
+            game.post_chat(pov, form.cleaned_data["text"])
+        except GameError as exc:
+            form.add_error(None, error_message(exc.code))
     if not request.htmx:
+        for error in form.non_field_errors():
+            messages.error(request, str(error))
         return redirect("games:detail", game.pk)
     return HttpResponse(rendering.chat_html(chat_lines(game.pk, pov), game.version, chat_form=form))
 

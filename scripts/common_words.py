@@ -3,8 +3,8 @@
 
     python scripts/common_words.py it es [--top 3000] [--rev GIT-REVISION] [--refused]
 
-The common words are the ``wordfreq`` package's lists (a pinned development dependency,
-``requirements-dev.txt``): ``top_n_list(code, N)``, most frequent first. Each is
+The common words are the ``wordfreq`` package's lists (a pinned dependency,
+``requirements.txt``): ``top_n_list(code, N)``, most frequent first. Each is
 normalised for the game language (``engine.normalize.normalize_word``); "playable" are
 those that can be a word at all (every letter in the alphabet, two letters or more).
 The lists hold names, foreign words and abbreviations too (ROMA, THE, TV), so 100 % is
@@ -51,7 +51,7 @@ class Share:
 
 def common_words(language: str, top: int) -> list[str]:
     """The ``top`` most frequent words of ``language`` according to wordfreq."""
-    from wordfreq import top_n_list  # development dependency only
+    from wordfreq import top_n_list
 
     return list(top_n_list(WORDFREQ_CODES[language], top))
 

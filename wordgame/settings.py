@@ -199,6 +199,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.notices",
             ],
         },
     },
@@ -327,6 +328,8 @@ LEXICON_DIR = Path(os.environ.get("LEXICON_DIR", BASE_DIR / "fixtures" / "lexico
 
 # Game settings.
 MAX_ACTIVE_GAMES = env_int("MAX_ACTIVE_GAMES", 40)
+# Words a player may suggest for the dictionaries in 24 hours.
+WORD_SUGGESTIONS_PER_DAY = env_int("WORD_SUGGESTIONS_PER_DAY", 10)
 INACTIVITY_DAYS_RANDOM = env_int("INACTIVITY_DAYS_RANDOM", 5)
 INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
 

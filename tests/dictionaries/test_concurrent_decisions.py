@@ -16,12 +16,12 @@ from dictionaries.models import Dictionary, WordChange
 from dictionaries.services import ensure_dictionaries, propose_change
 
 
-def run_together(actions: list[Callable[[], None]]) -> list[str]:
+def run_together(actions: list[Callable[[], object]]) -> list[str]:
     """Run each action in its own thread (own database connection); return outcomes."""
     outcomes: list[str] = []
     start = threading.Barrier(len(actions))
 
-    def worker(action: Callable[[], None]) -> None:
+    def worker(action: Callable[[], object]) -> None:
         try:
             start.wait()
             action()
@@ -66,3 +66,28 @@ def test_same_change_decided_twice_at_once_is_decided_once(ana: Any, mia: Any) -
     assert outcomes == ["already_decided", "ok"]
     change.refresh_from_db()
     assert Dictionary.objects.get(language="en").version == start + (change.status == "approved")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_players_suggesting_one_word_at_once_make_one_change(ana: Any, ben: Any, cleo: Any) -> None:
+    from dictionaries.services import suggest_word
+
+    ensure_dictionaries()
+    players = (ana, ben, cleo)
+    outcomes = run_together([partial(suggest_word, user=p, language="en", word="blorp") for p in players])
+    assert outcomes == ["ok", "ok", "ok"]
+    change = WordChange.objects.get(normalized="BLORP")
+    assert sorted(change.suggestions.values_list("user__username", flat=True)) == ["ana", "ben", "cleo"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_player_suggesting_past_the_limit_at_once_stays_within_it(ana: Any, settings: Any) -> None:
+    from dictionaries.models import WordSuggestion
+    from dictionaries.services import suggest_word
+
+    settings.WORD_SUGGESTIONS_PER_DAY = 2
+    ensure_dictionaries()
+    words = ("blorp", "frob", "zorch", "quux")
+    outcomes = run_together([partial(suggest_word, user=ana, language="en", word=w) for w in words])
+    assert outcomes == ["ok", "ok", "too_many_suggestions", "too_many_suggestions"]
+    assert WordSuggestion.objects.filter(user=ana).count() == 2

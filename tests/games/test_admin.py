@@ -4,6 +4,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
@@ -121,3 +122,51 @@ def test_admin_hides_the_seed_while_the_game_is_on(
     assert str(game_ana_ben.seed) not in admin_client.get(url).text
     game_ana_ben.resign(ben, version=game_ana_ben.version)
     assert str(game_ana_ben.seed) in admin_client.get(url).text
+
+
+@pytest.mark.django_db
+def test_moderation_pages_show_no_rack_while_the_game_is_on(
+    client: Client, ana: Any, ben: Any, mia: Any, game_ana_ben: Game
+) -> None:
+    """The report page (the game's chat and moves), the moderation log, the chat lines'
+    hiding page and the word queue: with their filters and searches, a moderator reads
+    no rack or bag of a game under way; the report page shows the racks once it is over."""
+    from accounts.moderation import warn
+    from accounts.services import report_user
+    from dictionaries.services import ensure_dictionaries
+    from tests.games.helpers import set_racks
+
+    ensure_dictionaries()
+    set_racks(game_ana_ben, ("UGJQXZK", "CATSEOD"))
+    game_ana_ben.refresh_from_db()
+    game_ana_ben.pass_turn(ana, version=game_ana_ben.version)
+    line = game_ana_ben.post_chat(ben, "my rack is awful")
+    report = report_user(reporter=ana, reported=ben, reason="abuse", game_id=game_ana_ben.pk)
+    mia.groups.add(Group.objects.get(name="Moderators"))
+    warn(moderator=mia, player=ben, reason="be nice")
+    client.force_login(mia)
+    game_ana_ben.refresh_from_db()
+    bag = "".join(game_ana_ben.state["bag"])
+    report_page = reverse("admin:accounts_report_change", args=[report.pk])
+    log = reverse("admin:accounts_moderationaction_changelist")
+    chat = reverse("admin:games_chatmessage_changelist")
+    pages = [
+        report_page,
+        f"{log}?kind__exact=warn&q=ben",
+        f"{chat}?hidden=no&q=rack",
+        reverse("admin:games_chatmessage_hide", args=[line.pk]),
+        reverse("admin:accounts_user_change", args=[ben.pk]),
+        reverse("admin:dictionaries_wordchange_changelist") + "?status__exact=proposed",
+    ]
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        for secret in ("UGJQXZK", "CATSEOD", bag[:20]):
+            assert secret not in response.text, (url, secret)
+    shown = client.get(report_page).text
+    assert "my rack is awful" in shown
+    assert "hidden while the game is on" in shown
+    # Look-ups through the game's secrets stay refused from the new pages too.
+    assert client.get(f"{chat}?game__state__racks__1__startswith=CA").status_code == 400
+    game_ana_ben.resign(ben, version=game_ana_ben.version)
+    assert "UGJQXZK → UGJQXZK" in client.get(report_page).text
