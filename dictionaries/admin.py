@@ -75,6 +75,7 @@ class WordChangeAdmin(admin.ModelAdmin[WordChange]):
     list_select_related = ("dictionary", "proposed_by", "decided_by")
     actions = ("approve_changes", "reject_changes")
     date_hierarchy = "proposed_at"
+
     def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
         # Most suggested first. Not the ``ordering`` attribute: the admin's checks refuse
         # a name that is an annotation (of ``get_queryset``), not a field.
