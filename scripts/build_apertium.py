@@ -1,25 +1,26 @@
-"""Build larger English-translation fixtures for Spanish and Italian from Apertium's
-bilingual dictionaries.
+"""Build larger English-translation fixtures from Apertium's bilingual dictionaries.
 
 The FreeDict Spanish and Italian dictionaries are small (about 3,000-3,800 headwords, most
-function words missing). Apertium's machine-translation data has a bilingual dictionary of
-every lemma its translator knows, function words included. Debian packages them:
-``apt-get install apertium-eng-spa apertium-spa-ita lttoolbox-dev`` (versions 0.8.1-2 and
-0.2.1-3 in Debian 12); ``lt-print`` (from ``lttoolbox-dev``) lists the compiled dictionaries
-``/usr/share/apertium/apertium-<pair>/<a>-<b>.autobil.bin`` as transducer arcs, and this
-script walks them into ``lemma<tags> -> translation<tags>`` pairs.
+function words missing), the Portuguese and French ones not much larger. Apertium's
+machine-translation data has a bilingual dictionary of every lemma its translator knows,
+function words included. Debian packages them: ``apt-get install apertium-eng-spa
+apertium-spa-ita apertium-es-pt apertium-fr-es lttoolbox-dev`` (the versions in
+``VERSIONS``, Debian 12); ``lt-print`` (from ``lttoolbox-dev``) lists the compiled
+dictionaries ``/usr/share/apertium/apertium-<pair>/<a>-<b>.autobil.bin`` as transducer arcs,
+and this script walks them into ``lemma<tags> -> translation<tags>`` pairs.
 
 * Spanish: ``spa-eng.autobil.bin``, Spanish lemma -> English lemma.
-* Italian: there is no Italian-English pair in Debian, so the Italian -> Spanish dictionary
-  of ``apertium-spa-ita`` is chained with the Spanish -> English one, matching the part of
-  speech at the Spanish step (``gatto<n>`` -> ``gato<n>`` -> ``cat``). A chained translation
-  can pick up the other sense of an ambiguous Spanish word; the fixture says it was chained.
+* Italian, Portuguese, French: Debian has no pair of theirs with English, so their
+  dictionary into Spanish (``ita-spa``, ``pt-es``, ``fr-es``) is chained with the Spanish ->
+  English one, matching the part of speech at the Spanish step (``gatto<n>`` -> ``gato<n>``
+  -> ``cat``). A chained translation can pick up the other sense of an ambiguous Spanish
+  word; the fixture's name says it was chained, and FreeDict's own entries come first.
 
 Writes ``fixtures/definitions/apertium-<xxx>-eng.json.gz`` in the format of the FreeDict
 fixtures (``scripts/build_freedict.py``: ``words`` keyed with the game's normalisation, no
 ``forms``; one sense line per lemma and part of speech, its translations joined by commas),
-kept to the words of the game's word list, and ``LICENSE-Apertium.txt`` (the licences of the
-two packages, from their Debian copyright files; GPL-2).
+kept to the words of the game's word list, and ``LICENSE-Apertium.txt`` (Debian's copyright
+files of the packages; GPL-2).
 
 Usage::
 
@@ -49,9 +50,22 @@ from scripts.build_freedict import (  # noqa: E402
 DEFAULT_SOURCE = Path("/usr/share/apertium")
 DEFAULT_DOCS = Path("/usr/share/doc")
 LICENCE = "LICENSE-Apertium.txt"
-#: Game language -> the fixture's three-letter code.
-LANGUAGES = {"es": "spa", "it": "ita"}
-PACKAGES = ("apertium-eng-spa", "apertium-spa-ita")
+#: Game language -> (the fixture's three-letter code, the package and dictionary that
+#: lead to Spanish, or None for Spanish itself).
+LANGUAGES: dict[str, tuple[str, str | None, str]] = {
+    "es": ("spa", None, "spa-eng"),
+    "it": ("ita", "apertium-spa-ita", "ita-spa"),
+    "pt-BR": ("por", "apertium-es-pt", "pt-es"),
+    "fr": ("fra", "apertium-fr-es", "fr-es"),
+}
+#: Package -> (upstream version, Debian version) the fixtures were built from.
+VERSIONS = {
+    "apertium-eng-spa": ("0.8.1", "0.8.1-2"),
+    "apertium-spa-ita": ("0.2.1", "0.2.1-3"),
+    "apertium-es-pt": ("1.1.6", "1.1.6-1"),
+    "apertium-fr-es": ("0.9.4", "0.9.4-1"),
+}
+PACKAGES = tuple(VERSIONS)
 MAX_TRANSLATIONS = 6
 
 # Apertium's first tag -> the fixture's part of speech (dictionaries.definitions.POS_NAMES).
@@ -221,12 +235,12 @@ def chained(
 
 
 def licence_text(docs: Path) -> str:
+    packages = ", ".join(f"{p} {debian}" for p, (_v, debian) in VERSIONS.items())
     intro = (
-        "The translations in apertium-spa-eng.json.gz and apertium-ita-eng.json.gz are extracted\n"
-        "from the bilingual dictionaries of Apertium's English-Spanish and Spanish-Italian\n"
-        "translation data as packaged by Debian (apertium-eng-spa 0.8.1-2, apertium-spa-ita\n"
-        "0.2.1-3); the Italian ones go through Spanish. Below: Debian's copyright files of the two\n"
-        "packages. The complete GNU General Public License version 2 is at\n"
+        "The translations in apertium-*-eng.json.gz are extracted from the bilingual dictionaries\n"
+        f"of Apertium's translation data as packaged by Debian ({packages});\n"
+        "the Italian, Portuguese and French ones go through Spanish. Below: Debian's copyright\n"
+        "files of these packages. The complete GNU General Public License version 2 is at\n"
         "https://www.gnu.org/licenses/old-licenses/gpl-2.0.txt.\n"
     )
     parts = [intro]
@@ -252,19 +266,20 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / LICENCE).write_text(licence_text(args.docs), encoding="utf-8")
     for language in languages:
-        if language == "es":
+        code, package, dictionary = LANGUAGES[language]
+        if package is None:
             table = spa_eng
-            name = "Apertium English-Spanish bilingual dictionary 0.8.1"
-            source = "Apertium apertium-eng-spa 0.8.1 (Debian 0.8.1-2), spa-eng.autobil, GPL-2."
+            name = f"Apertium Spanish-English bilingual dictionary {VERSIONS['apertium-eng-spa'][0]}"
         else:
-            table = chained(translations(args.source / "apertium-spa-ita" / "ita-spa.autobil.bin"), spa_eng)
-            name = "Apertium Italian-Spanish and Spanish-English bilingual dictionaries, chained"
-            source = (
-                "Apertium apertium-spa-ita 0.2.1 (Debian 0.2.1-3), ita-spa.autobil, chained with "
-                "apertium-eng-spa 0.8.1 (Debian 0.8.1-2), spa-eng.autobil, GPL-2."
+            table = chained(translations(args.source / package / f"{dictionary}.autobil.bin"), spa_eng)
+            name = (
+                f"Apertium {dictionary} {VERSIONS[package][0]} and Spanish-English "
+                f"{VERSIONS['apertium-eng-spa'][0]} bilingual dictionaries, chained"
             )
+        used = [p for p in (package, "apertium-eng-spa") if p]
+        source = "; ".join(f"{p} {VERSIONS[p][0]} (Debian {VERSIONS[p][1]})" for p in used) + ", GPL-2."
         data = build(language, table, word_list(language, args.lexicons), name, source)
-        out = args.out / f"apertium-{LANGUAGES[language]}-eng.json.gz"
+        out = args.out / f"apertium-{code}-eng.json.gz"
         write(data, out)
         entries = data["words"]
         assert isinstance(entries, dict)
