@@ -232,6 +232,8 @@ class MeaningOut(Schema):
     base: str
     part_of_speech: str
     glosses: list[str]
+    # The word looked up when ``base`` is its base form ("conozco" for "conocer"), else "".
+    form: str
 
 
 class WordOut(Schema):

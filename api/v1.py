@@ -254,7 +254,8 @@ def account(request: HttpRequest) -> Any:
 def word(request: HttpRequest, language: str, word: str) -> Any:
     """Whether ``word`` is playable in ``language`` (the live word list, moderated
     changes included), how the game spells it, its tile value, and its meanings
-    (English: WordNet 3.0; other languages have none yet)."""
+    (English: WordNet 3.0; the others: English translations from FreeDict and Apertium;
+    a meaning of a base form names the ``form`` looked up)."""
     if language not in engine.LANGUAGES:
         raise ApiError("unknown_language")
     if len(word) > 64 or "\x00" in word:
@@ -273,6 +274,7 @@ def word(request: HttpRequest, language: str, word: str) -> Any:
                 "base": entry.headword,
                 "part_of_speech": PARTS_OF_SPEECH.get(entry.pos, entry.pos),
                 "glosses": list(entry.senses),
+                "form": entry.form,
             }
             for entry in result.definitions
         ],

@@ -1,7 +1,10 @@
 """What a word means: English definitions from WordNet 3.0 (with WordNet's own base-form
 rules, morphy) and, for the other game languages, English translations from the FreeDict
-bilingual dictionaries. ``meanings(language, word)`` is the one call for the game page;
-``lookup_meanings`` gives the same with headwords and parts of speech, for the look-up page.
+bilingual dictionaries (for Spanish and Italian also from Apertium's), with the base forms
+of inflected words worked out when the fixtures are built. ``meanings(language, word)`` is
+the one call for the game page; ``lookup_meanings`` gives the same with headwords and parts
+of speech, for the look-up page. A meaning found through a base form names the form looked
+up and its base: ``conozco → conocer: know``.
 
 WordNet:
 
@@ -45,6 +48,7 @@ POS_NAMES: dict[str, Promise] = {
     "num": _("numeral"),
     "int": _("interjection"),
     "art": _("article"),
+    "det": _("determiner"),
     "pl": _("plural"),
 }
 
@@ -179,6 +183,19 @@ FREEDICT_FIXTURES = {
     "de": "freedict-deu-eng.json.gz",
     "fr": "freedict-fra-eng.json.gz",
 }
+#: Larger dictionaries for the languages whose FreeDict dictionary is small, asked after
+#: FreeDict (built by ``scripts/build_apertium.py``; licence:
+#: ``fixtures/definitions/LICENSE-Apertium.txt``). All but Spanish go through Spanish.
+APERTIUM_FIXTURES = {
+    "es": "apertium-spa-eng.json.gz",
+    "it": "apertium-ita-eng.json.gz",
+    "pt-BR": "apertium-por-eng.json.gz",
+    "fr": "apertium-fra-eng.json.gz",
+}
+#: Inflected form -> base form (lemma), worked out with simplemma when the fixtures are
+#: built (``scripts/build_lemmas.py``; licence: ``fixtures/definitions/LICENSE-simplemma.txt``),
+#: so the server never loads the lemmatiser.
+LEMMA_FIXTURE = "lemmas-{language}.json.gz"
 
 
 @dataclass(frozen=True)
@@ -186,7 +203,8 @@ class Meaning:
     """One headword's senses: glosses (English) or English translations (the others).
 
     ``form`` is the word looked up when this is its base word (``ran`` -> ``run``,
-    ``Häuser`` -> ``Haus``), empty when the word is the headword itself.
+    ``Häuser`` -> ``Haus``, ``conozco`` -> ``conocer``), empty when the word is the
+    headword itself.
     """
 
     headword: str
@@ -200,7 +218,7 @@ class Meaning:
 
 
 class Bilingual:
-    """A loaded FreeDict fixture: normalised word -> entries, inflected form -> base words."""
+    """A loaded translation fixture: normalised word -> entries, inflected form -> base words."""
 
     def __init__(
         self,
@@ -208,19 +226,24 @@ class Bilingual:
         forms: dict[str, list[str]],
         name: str,
         licence: str,
+        project: str = "FreeDict",
     ) -> None:
         self.words = words
         self.forms = forms
         self.name = name
         self.licence = licence
+        self.project = project
 
     @classmethod
     def load(cls, path: Path) -> Bilingual:
         with gzip.open(path, "rt", encoding="utf-8") as f:
             data = json.load(f)
-        return cls(data["words"], data["forms"], str(data["name"]), str(data["licence"]))
+        # The FreeDict fixtures predate the "project" key.
+        project = str(data.get("project", "FreeDict"))
+        return cls(data["words"], data["forms"], str(data["name"]), str(data["licence"]), project)
 
-    def _entries(self, key: str, *, form: str = "") -> list[Meaning]:
+    def entries(self, key: str, *, form: str = "") -> list[Meaning]:
+        """The entries of the normalised word ``key``, ``form`` set on each."""
         found = []
         for spelled, pos, senses in self.words.get(key, ()):
             # The fixture leaves out a headword its key spells: "" lowercase, "^" capitalised.
@@ -230,30 +253,136 @@ class Bilingual:
             found.append(Meaning(headword, pos, tuple(senses), form))
         return found
 
-    def look_up(self, key: str, language: str) -> list[Meaning]:
-        """The entries of the normalised word ``key``, then those of its base words."""
-        own = self._entries(key)
-        form = own[0].headword if own else key.lower()
+
+class Lemmas:
+    """A loaded lemma fixture: normalised inflected form -> its base forms as spelled.
+
+    The fixture groups forms by base form (``{"conocer": "CONOCE CONOCES CONOZCO ..."}``),
+    which packs small; in memory each form keeps one string, ``|`` between base forms when
+    there are several (``ESTA`` -> ``este|estar``), to stay small too.
+    """
+
+    def __init__(self, bases: dict[str, str]) -> None:
+        self.bases = bases
+
+    @classmethod
+    def load(cls, path: Path) -> Lemmas:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            data = json.load(f)
+        bases: dict[str, str] = {}
+        for lemma, forms in data["lemmas"].items():
+            for form in forms.split():
+                bases[form] = f"{bases[form]}|{lemma}" if form in bases else lemma
+        return cls(bases)
+
+    def of(self, key: str) -> list[str]:
+        found = self.bases.get(key)
+        return found.split("|") if found else []
+
+
+def _nominal(form: str, base: str) -> bool:
+    """Whether ``form`` looks like a noun's or adjective's inflection of ``base`` (a plural
+    in -s/-es, a gender or number vowel: gatti/gatto, otra/otro) rather than a verb's
+    (pudieron/poder, conozco/conocer). The lemmatiser gives no part of speech, and a base
+    such as "poder" is both a verb (can) and a noun (power): this picks which comes first."""
+    if form.startswith(base) and form[len(base) :] in {"S", "ES", "N", "E", "EN"}:
+        return True
+    return len(form) == len(base) and form[:-1] == base[:-1] and base[-1] in "AEO" and form[-1] in "AEIOS"
+
+
+def _pos_rank(pos: str, *, nominal: bool) -> int:
+    first = ("n", "a") if nominal else ("v",)
+    return 0 if pos in first else 1
+
+
+class Translations:
+    """Every dictionary of one language, asked in order, with its base forms."""
+
+    def __init__(self, language: str, dictionaries: list[Bilingual], lemmas: Lemmas) -> None:
+        self.language = language
+        self.dictionaries = dictionaries
+        self.lemmas = lemmas
+
+    def entries(self, key: str, *, form: str = "") -> list[Meaning]:
+        """The entries of ``key`` in every dictionary; a later dictionary adds only the
+        (headword, part of speech) pairs the ones before it lack."""
+        found: list[Meaning] = []
+        for dictionary in self.dictionaries:
+            known = {(m.headword.lower(), m.pos) for m in found}
+            found += [
+                m for m in dictionary.entries(key, form=form) if (m.headword.lower(), m.pos) not in known
+            ]
+        return found
+
+    def look_up(self, key: str, typed: str = "") -> list[Meaning]:
+        """The entries of the normalised word ``key``, then those of its base words: the
+        ones the dictionary names (German plurals, participles) and the lemmatiser's.
+        ``typed`` is the word as the player spelled it, shown as the form looked up."""
+        own = self.entries(key)
+        form = own[0].headword if own else (typed or key).lower()
         bases: list[Meaning] = []
-        for base in self.forms.get(key, ()):
-            base_key = normalize_word(language, base)
-            if base_key is not None:
-                bases += [
-                    m for m in self._entries(base_key, form=form) if m.headword == base and m.pos in "nva"
-                ]
+        for dictionary in self.dictionaries:
+            for base in dictionary.forms.get(key, ()):
+                base_key = normalize_word(self.language, base)
+                if base_key is not None:
+                    bases += [
+                        m
+                        for m in self.entries(base_key, form=form)
+                        if m.headword == base and m.pos in "nva" and m not in bases
+                    ]
+        for lemma in self.lemmas.of(key):
+            lemma_key = normalize_word(self.language, lemma)
+            if lemma_key is None or lemma_key == key:
+                continue
+            # Only the headwords spelled as the lemma (the lemma "este" finds "este", not
+            # "esté"), in its case when one is (German "gehen" is not the noun "Gehen"),
+            # never an inflected form's own entry (a plural) again.
+            found = [
+                m
+                for m in self.entries(lemma_key, form=form)
+                if m.headword.lower() == lemma.lower() and m.pos not in {"pl", ""}
+            ]
+            if any(m.headword == lemma for m in found):
+                found = [m for m in found if m.headword == lemma]
+            found = [m for m in found if m not in bases]
+            found.sort(key=lambda m: _pos_rank(m.pos, nominal=_nominal(key, lemma_key)))
+            bases += found
         return own + bases
+
+    def source(self) -> str:
+        return "; ".join(f"{d.name} ({d.project}, {d.licence})" for d in self.dictionaries)
 
 
 _loaded_bilingual: dict[Path, Bilingual] = {}
+_loaded_translations: dict[str, Translations] = {}
+
+
+def _bilingual(path: Path) -> Bilingual:
+    if path not in _loaded_bilingual:
+        _loaded_bilingual[path] = Bilingual.load(path)
+    return _loaded_bilingual[path]
 
 
 def bilingual(language: str) -> Bilingual:
     """The process-wide FreeDict dictionary of ``language``, loaded on first use."""
-    path = fixture_path().parent / FREEDICT_FIXTURES[language]
     with _lock:
-        if path not in _loaded_bilingual:
-            _loaded_bilingual[path] = Bilingual.load(path)
-        return _loaded_bilingual[path]
+        return _bilingual(fixture_path().parent / FREEDICT_FIXTURES[language])
+
+
+def translations(language: str) -> Translations:
+    """Every dictionary of ``language`` and its base forms, loaded once per process on
+    first use."""
+    folder = fixture_path().parent
+    with _lock:
+        if language not in _loaded_translations:
+            names = [FREEDICT_FIXTURES[language]]
+            if language in APERTIUM_FIXTURES:
+                names.append(APERTIUM_FIXTURES[language])
+            lemmas = Lemmas.load(folder / LEMMA_FIXTURE.format(language=language))
+            _loaded_translations[language] = Translations(
+                language, [_bilingual(folder / name) for name in names], lemmas
+            )
+        return _loaded_translations[language]
 
 
 def has_meanings(language: str) -> bool:
@@ -273,14 +402,15 @@ def lookup_meanings(language: str, word: str) -> list[Meaning]:
         return [
             Meaning(e.base, e.pos, e.glosses, form="" if e.base == lower else lower) for e in define(lower)
         ]
-    return bilingual(language).look_up(key, language)
+    return translations(language).look_up(key, word)
 
 
 def meanings(language: str, word: str) -> list[str]:
     """The senses of ``word`` in ``language`` as plain English lines, in the order of
-    ``lookup_meanings``; a sense of a base form is prefixed with it (``"run: move fast"``)."""
+    ``lookup_meanings``; a sense of a base form says which form led to which base
+    (``"conozco → conocer: know"``)."""
     return [
-        f"{m.headword}: {sense}" if m.form else sense
+        f"{m.form} → {m.headword}: {sense}" if m.form else sense
         for m in lookup_meanings(language, word)
         for sense in m.senses
     ]
@@ -291,6 +421,5 @@ def source_of(language: str) -> str:
     if language in WORDNET_LANGUAGES:
         return "WordNet 3.0, Princeton University"
     if language in FREEDICT_FIXTURES:
-        dictionary = bilingual(language)
-        return f"{dictionary.name} (FreeDict, {dictionary.licence})"
+        return translations(language).source()
     return ""

@@ -66,6 +66,9 @@ def test_word_look_up(api_as: Any, ana: Any) -> None:
     assert cats["meanings"][0]["base"] == "cat"
     assert cats["meanings"][0]["part_of_speech"] == "noun"
     assert cats["meanings"][0]["glosses"]
+    assert cats["meanings"][0]["form"] == "cats"
+    knows = api.get("/words/es/conozco").json()["meanings"][0]
+    assert (knows["form"], knows["base"], knows["glosses"]) == ("conozco", "conocer", ["know"])
     assert api.get("/words/en/qzxv").json()["valid"] is False
     french = api.get("/words/fr/%C3%A9t%C3%A9").json()
     assert (french["word"], french["normalized"], french["valid"]) == ("été", "ETE", True)
