@@ -118,7 +118,24 @@ class Transition:
 
 
 logger = logging.getLogger(__name__)
+_followup_hooks: list[Callable[[Transition], None]] = []
 _after_commit_hooks: list[Callable[[Transition], None]] = []
+
+
+def register_followups(hook: Callable[[Transition], None]) -> None:
+    """Run ``hook`` inside the transaction of every change of a game, after the change is
+    saved (``games.tasks`` enqueues the follow-up work here from ``GamesConfig.ready``).
+    What it writes (task rows in the same database) commits or rolls back with the
+    change, so a committed change always has its follow-ups, exactly once."""
+    if hook not in _followup_hooks:
+        _followup_hooks.append(hook)
+
+
+def run_followups(transition: Transition) -> None:
+    """Called inside the change's transaction. A failing hook fails the change: a change
+    without its follow-ups (a rated game never rated) must not be committed."""
+    for hook in _followup_hooks:
+        hook(transition)
 
 
 def register_after_commit(hook: Callable[[Transition], None]) -> None:
@@ -392,8 +409,9 @@ class Game(models.Model):
         4. the rule table (``games.rules``) says whether this actor may act now;
         5. the action is applied (the engine checks its own rules);
         6. the game is saved with ``version + 1`` and the action recorded;
-        7. the broadcast, the turn clock and any computer turn are registered to run on
-           commit (:meth:`_after_commit`).
+        7. the follow-up tasks (the turn clock, a computer turn, a finished game's rating
+           and analysis) are enqueued in this transaction, the broadcast registered to
+           run on commit (:meth:`_after_commit`).
 
         Raises ``GameError`` or ``IllegalMove`` with nothing saved. Updates ``self``.
         """
@@ -604,12 +622,15 @@ class Game(models.Model):
         return GameMovedOn()
 
     def _after_commit(self) -> None:
-        """Register, in one place, what follows a change once it is committed: the
-        broadcast to every screen, then the follow-up work (turn deadline and reminder,
-        a computer turn, what a finished game sets off) through the hook that
-        ``games.tasks`` registers (``games.apps``)."""
+        """Called inside the change's transaction: records, in one place, what follows the
+        change. The follow-up work (turn deadline and reminder, a computer turn, what a
+        finished game sets off) is enqueued now, in this transaction, through the hook
+        ``games.tasks`` registers (``games.apps``): a process that dies right after the
+        commit loses none of it. The broadcast to every screen and the other apps'
+        hooks run once the change is committed."""
         realtime.game_changed(self.pk, self.version, player_ids=self.player_ids())
         snapshot = Transition.of(self)
+        run_followups(snapshot)
         transaction.on_commit(lambda: run_after_commit_hooks(snapshot))
 
     def post_chat(self, user: Any, text: str) -> ChatMessage:

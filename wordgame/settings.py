@@ -150,7 +150,6 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_tasks",
-    "django_tasks_db",
     # django-ninja's templates and its bundled Swagger UI (the API docs load nothing from a CDN).
     "ninja",
     "axes",
@@ -160,6 +159,9 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "api",
+    # After games: games' `manage.py db_worker` (the framework's worker, recovering the
+    # tasks of killed workers) overrides this app's command of the same name.
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -337,7 +339,8 @@ TOURNAMENT_FORFEIT_SPREAD = env_int("TOURNAMENT_FORFEIT_SPREAD", 50)
 
 # Background work (games/tasks.py): Django's task framework, tasks stored in the database
 # and run by `manage.py db_worker` (as many workers, on as many machines, as needed).
-# TASKS_BACKEND=immediate runs each task at once in the process that enqueues it (tests).
+# TASKS_BACKEND=immediate runs each task in the process that enqueues it, once the
+# enclosing transaction commits (tests; wordgame/task_backends.py).
 TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database")
 if TASKS_BACKEND not in {"database", "immediate"}:
     raise ImproperlyConfigured("TASKS_BACKEND must be 'database' or 'immediate'")
@@ -346,7 +349,7 @@ TASKS = {
         "BACKEND": (
             "django_tasks_db.DatabaseBackend"
             if TASKS_BACKEND == "database"
-            else "django_tasks.backends.immediate.ImmediateBackend"
+            else "wordgame.task_backends.ImmediateAfterCommitBackend"
         ),
         "QUEUES": ["default"],
     }
@@ -354,6 +357,12 @@ TASKS = {
 # Seconds after which a computer turn not played yet is enqueued again (its worker may
 # have been killed mid-thought; the game's version makes a duplicate harmless).
 COMPUTER_WATCHDOG_SECONDS = env_int("COMPUTER_WATCHDOG_SECONDS", 30)
+# Tasks whose worker died (games/worker.py): a task still running after its lease is taken
+# back and queued again (at once when its worker, on the same host, no longer exists);
+# one claimed this many times is failed instead; each worker checks this often.
+TASK_LEASE_SECONDS = env_int("TASK_LEASE_SECONDS", 600)
+TASK_MAX_ATTEMPTS = env_int("TASK_MAX_ATTEMPTS", 3)
+TASK_LEASE_CHECK_SECONDS = env_int("TASK_LEASE_CHECK_SECONDS", 60)
 # The least time the computer takes to answer (a human-looking pause); 0: at once.
 COMPUTER_MIN_THINK_SECONDS = env_int("COMPUTER_MIN_THINK_SECONDS", 0)
 # Paid extras: their prices in coins, and how long a position's play scores stay cached
