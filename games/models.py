@@ -29,6 +29,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from accounts import ratelimit
 from engine import actions as engine_actions
 from engine import errors
 from engine.errors import GAME_OVER
@@ -214,11 +215,17 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.filter(own | public)
 
     def active_for(self, user: Any) -> GameQuerySet:
-        """What counts against ``MAX_ACTIVE_GAMES``: games on, invitations, open seeks."""
+        """What counts against ``MAX_ACTIVE_GAMES``: what ``user`` took on (games on,
+        invitations they sent, their open seeks). Invitations they received and have not
+        accepted do not count: others could otherwise fill anyone's limit for them."""
         return self.filter(
-            Q(pk__in=Seat.objects.filter(user=user).values("game_id"), status__in=Game.LIVE_STATUSES)
-            | Q(created_by=user, status=Game.Status.OPEN)
+            Q(pk__in=Seat.objects.filter(user=user).values("game_id"), status=Game.Status.ACTIVE)
+            | Q(created_by=user, status__in=[Game.Status.INVITED, Game.Status.OPEN])
         )
+
+    def invitations_sent_by(self, user: Any) -> GameQuerySet:
+        """Invitations ``user`` sent that wait for an answer (``MAX_PENDING_INVITATIONS``)."""
+        return self.filter(created_by=user, status=Game.Status.INVITED, mode=Game.Mode.FRIEND)
 
     def due_for_timeout(self, now: datetime) -> GameQuerySet:
         return self.filter(status=Game.Status.ACTIVE, turn_deadline__lte=now)
@@ -635,9 +642,14 @@ class Game(models.Model):
 
     def post_chat(self, user: Any, text: str) -> ChatMessage:
         """A seated player says something. One insert, broadcast on commit; the game row
-        is not locked because chat does not change the game state or its version."""
+        is not locked because chat does not change the game state or its version. At most
+        ``CHAT_LINES_PER_MINUTE`` lines a minute per player, in all games together
+        (``chat_too_fast``; the shared limiter, which lets chat through if the cache is
+        down)."""
         if self.seat_of(user) is None:
             raise GameError("not_a_player")
+        if not ratelimit.allow("chat", ratelimit.who(user), limit=settings.CHAT_LINES_PER_MINUTE):
+            raise GameError("chat_too_fast")
         with transaction.atomic():
             message = ChatMessage.objects.create(game=self, author=user, text=text.strip())
             realtime.chat_posted(self.pk, message.pk)

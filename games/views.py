@@ -20,7 +20,16 @@ from dictionaries.definitions import meanings
 from dictionaries.models import language_name
 from games import rendering, services, study
 from games.actions import Accept, Action, BuyExtra, Decline, Pass, Resign
-from games.forms import MAX_TILES_LENGTH, ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm, TilesForm
+from games.forms import (
+    MAX_TILES_LENGTH,
+    ActionForm,
+    ChatForm,
+    ExchangeForm,
+    MoveForm,
+    NewGameForm,
+    QuizAnswerForm,
+    TilesForm,
+)
 from games.messages import error_message
 from games.models import Game, GameError, GameMovedOn, StudyItem
 from games.records import gcg_text
@@ -318,7 +327,10 @@ def rematch(request: AuthedRequest, game: Game) -> HttpResponse:
 def chat(request: AuthedRequest, game: Game) -> HttpResponse:
     form = ChatForm(request.POST)
     if form.is_valid():
-        game.post_chat(request.user, form.cleaned_data["text"])
+        try:
+            game.post_chat(request.user, form.cleaned_data["text"])
+        except GameError as exc:  # too fast: the message says when to write again
+            form.add_error(None, error_message(exc.code))
     if not request.htmx:
         return redirect("games:detail", game.pk)
     context = rendering.chat_context(game, request.user, chat_form=form)
@@ -388,12 +400,15 @@ def quiz(request: AuthedRequest, language: str) -> HttpResponse:
     language = study_language(language)
     answered = None
     if request.method == "POST":
+        form = QuizAnswerForm(request.POST)
+        if not form.is_valid():
+            return HttpResponseBadRequest(error_message("bad_quiz_answer"))
         item = get_object_or_404(
-            StudyItem, pk=request.POST.get("item", "0"), user=request.user, language=language
+            StudyItem, pk=form.cleaned_data["item"], user=request.user, language=language
         )
         answered = {
             "item": item,
-            "right": study.check_answer(item, request.POST.get("answer", "")[:40]),
+            "right": study.check_answer(item, form.cleaned_data["answer"][:40]),
             "meanings": study.meanings_for(language, [item.word]).get(item.word, []),
         }
     context = {

@@ -273,6 +273,10 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 # request), so an API token request creates no session.
 AXES_DISABLE_ACCESS_LOG = True
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Failed log-ins from one address across all user names (password spraying) before that
+# address is locked out too (accounts/login_failures.py).
+AXES_HANDLER = "accounts.login_failures.LoginFailuresHandler"
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.throttling.locked_out"
 # The address Daphne reports (behind nginx, the client's, with --proxy-headers); the
@@ -329,6 +333,11 @@ LEXICON_DIR = Path(os.environ.get("LEXICON_DIR", BASE_DIR / "fixtures" / "lexico
 
 # Game settings.
 MAX_ACTIVE_GAMES = env_int("MAX_ACTIVE_GAMES", 40)
+# Friend invitations one player may have waiting for an answer at once (received ones do
+# not count against the invitee's MAX_ACTIVE_GAMES until accepted).
+MAX_PENDING_INVITATIONS = env_int("MAX_PENDING_INVITATIONS", 10)
+# Chat lines one player may send a minute, all games together (accounts/ratelimit.py).
+CHAT_LINES_PER_MINUTE = env_int("CHAT_LINES_PER_MINUTE", 20)
 INACTIVITY_DAYS_RANDOM = env_int("INACTIVITY_DAYS_RANDOM", 5)
 INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
 

@@ -26,3 +26,5 @@ TASKS = {"default": {"BACKEND": "wordgame.task_backends.ImmediateAfterCommitBack
 # browser tests sign players up from 127.0.0.1 many times an hour (tests/conftest.py
 # raises the limit the same way in the test process).
 SIGNUP_RATE_PER_HOUR = 1000
+# The chat limit counts per user id (ids come again in later tests).
+CHAT_LINES_PER_MINUTE = 1000
