@@ -26,7 +26,7 @@ from accounts.models import User
 from api.models import ApiToken
 from games.models import ChatMessage, Game
 from games.services import start_game
-from tests.factories import make_user
+from tests.factories import PASSWORD, make_user
 from tests.games.helpers import make_game
 from tests.production.conftest import Daphne, RedisServer
 
@@ -91,6 +91,17 @@ def test_the_api_answers_while_redis_is_down(
     status, body = api(server, "POST", "/games", raw, COMPUTER_GAME)
     assert status == 201, body
     assert api(server, "GET", "/words/en/cat", raw)[0] == 200
+    status, body = api(server, "POST", f"/games/{game.pk}/preview", raw, {"tiles": [[7, 7, "C"]]})
+    assert status == 200, body
+    assert api(server, "GET", f"/tournaments/{game.pk}", raw)[0] == 404  # none: as without Redis
+    status, body = api(
+        server, "POST", "/token", "", {"username": "ana", "password": PASSWORD, "name": "outage"}
+    )
+    assert status in {200, 201}, body
+    version = Game.objects.get(pk=game.pk).version
+    status, body = api(server, "POST", f"/games/{game.pk}/resign", body["token"], {"version": version})
+    assert status == 200, body
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
     assert "the cache is unavailable" in server.tail(200_000)
 
 

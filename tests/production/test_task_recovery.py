@@ -207,6 +207,26 @@ def test_a_process_dying_after_the_commit_leaves_the_computer_its_turn(
     assert Game.objects.get(pk=game.pk).version == version + 2
 
 
+def test_a_process_dying_after_the_commit_leaves_the_next_turn_its_deadline_and_reminder(
+    postgres: None, ana: Any, ben: Any, settings: Any
+) -> None:
+    settings.TASKS = DATABASE_TASKS
+    game = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    version, action_id = game.version, uuid.uuid4().hex
+    act_then_die(game, ana, "play", action_id)
+    game.refresh_from_db()
+    assert (game.version, game.turn_seat) == (version + 1, 1)
+    assert game.turn_deadline is not None
+    [deadline] = rows(tasks.turn_deadline, game.pk, version + 1)
+    [reminder] = rows(tasks.turn_reminder, game.pk, version + 1)
+    assert deadline.run_after == game.turn_deadline
+    assert reminder.run_after == game.turn_deadline - timedelta(days=1)
+    # A retry finds them in place and adds none.
+    game.play(ana, CAT_AT_CENTRE, version=version, action_id=action_id)
+    assert len(rows(tasks.turn_deadline, game.pk, version + 1)) == 1
+    assert len(rows(tasks.turn_reminder, game.pk, version + 1)) == 1
+
+
 def test_an_analysis_whose_worker_was_killed_is_done_by_the_next_worker(
     workers: list[Process], ana: Any, ben: Any, settings: Any
 ) -> None:
