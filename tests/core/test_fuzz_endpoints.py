@@ -22,6 +22,8 @@ FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+# Per API operation (twenty of them): fewer examples each.
+API_FUZZ = settings(FUZZ, max_examples=60)
 
 # Text a form may get: anything, including NUL, surrogate-free unicode, huge numbers.
 any_text = st.one_of(
@@ -270,7 +272,7 @@ def test_fuzzed_api_requests_never_fail_and_refusals_change_nothing(
     fields = body_fields(operation)
     query = [p["name"] for p in operation.get("parameters", []) if p["in"] == "query"]
 
-    @FUZZ
+    @API_FUZZ
     @given(
         who=st.sampled_from(["ana", "cleo", "anonymous"]),
         ids=st.one_of(st.just("real"), number, any_text),
