@@ -49,6 +49,7 @@ STATUS: dict[str, int] = {
     # 409: the game is not where the caller thought it was.
     "game_moved_on": 409,
     "already_moved": 409,
+    "game_changed": 409,
     engine_errors.NOT_YOUR_TURN: 409,
     engine_errors.GAME_OVER: 409,
     "not_started": 409,

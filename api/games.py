@@ -39,10 +39,10 @@ from api.schemas import (
 )
 from games import extras, services
 from games.actions import Accept, Action, Decline, Exchange, Pass, Play, Resign
+from games.gameview import ExtraView, brief_for, view_for
 from games.messages import error_message
 from games.models import Game
 from games.records import gcg_text
-from games.rendering import hindsight_item
 
 router = Router(tags=["games"])
 
@@ -86,17 +86,24 @@ def exchanged(tiles: str) -> str:
 
 def visible(request: HttpRequest, game_id: int) -> Game:
     """The game if the caller may watch it; 404 otherwise, whether or not it exists."""
-    game = representation.visible_games(request.user).filter(pk=game_id).first()
+    game = (
+        Game.objects.watchable_by(request.user)
+        .select_related("created_by")
+        .with_seats()
+        .filter(pk=game_id)
+        .first()
+    )
     if game is None:
         raise ApiError("not_found")
     return game
 
 
-def act(request: HttpRequest, game_id: int, action: Action, body: ActionIn) -> dict[str, Any]:
+def act(request: HttpRequest, game_id: int, action: Action, body: ActionIn) -> dict[str, object]:
     """Apply ``action`` through the game's one path, and answer with the game as it now is."""
     game = visible(request, game_id)
-    game.act(request.user, action, version=body.version, action_id=body.action_id)
-    return representation.full(representation.load(game.pk), request.user)
+    pov = game.pov(request.user)
+    game.act(pov, action, version=body.version, action_id=body.action_id)
+    return representation.full(view_for(visible(request, game_id), pov))
 
 
 class GameFilter(Schema):
@@ -108,10 +115,10 @@ class GameFilter(Schema):
 def list_games(request: HttpRequest, filters: Query[GameFilter]) -> Any:
     """Your games, the most recently changed first: those you play in (invitations
     included) and your open seeks for a random opponent."""
-    games = representation.my_games(request.user).order_by("-updated_at", "-pk")
+    games = Game.objects.mine(request.user).order_by("-updated_at", "-pk")
     if filters.status:
         games = games.filter(status=filters.status)
-    return [representation.summary(game, request.user) for game in games[: filters.limit]]
+    return [representation.summary(brief_for(game, request.user)) for game in games[: filters.limit]]
 
 
 @router.post("", response={201: GameOut, **REFUSALS}, throttle=WRITE, summary="Start a game")
@@ -147,13 +154,13 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
         rated=body.rated and mode != Game.Mode.COMPUTER,
         extras=body.extras,
     )
-    return Status(201, representation.full(representation.load(game.pk), user))
+    return Status(201, representation.full(view_for(visible(request, game.pk), user)))
 
 
 @router.get("/{int:game_id}", response={200: GameOut, **REFUSALS}, throttle=LOOKUP, summary="A game")
 def get_game(request: HttpRequest, game_id: int) -> Any:
     """The game as you may see it: your own rack only (none if you are watching)."""
-    return representation.full(visible(request, game_id), request.user)
+    return representation.full(view_for(visible(request, game_id), request.user))
 
 
 @router.post("/{int:game_id}/play", response={200: GameOut, **REFUSALS}, throttle=WRITE, summary="Play tiles")
@@ -212,7 +219,7 @@ def preview(request: HttpRequest, game_id: int, body: PreviewIn) -> Any:
     engine's code."""
     game = visible(request, game_id)
     try:
-        evaluation = game.preview(request.user, placements(body.tiles))
+        evaluation = game.preview(game.pov(request.user), placements(body.tiles))
     except engine.IllegalMove as exc:
         return {
             "valid": False,
@@ -252,14 +259,16 @@ def gcg(request: HttpRequest, game_id: int) -> Any:
 # ----- paid extras ---------------------------------------------------------------------
 
 
-def buy(request: HttpRequest, game_id: int, extra: str, body: ExtraIn) -> tuple[Game, Any]:
-    """Buy ``extra`` for its period, or find the purchase already made in it (free)."""
+def buy(request: HttpRequest, game_id: int, extra: str, body: ExtraIn) -> ExtraView:
+    """Buy ``extra`` for its period, or find the purchase already made in it (free), and
+    what it shows the buyer (from the game's view: only the buyer's own extras)."""
     game = visible(request, game_id)
+    pov = game.pov(request.user)
     version = game.version if body.version is None else body.version
-    purchase = services.buy_extra(
-        game=game, user=request.user, extra=extra, version=version, action_id=body.action_id or ""
-    )
-    return representation.load(game.pk), purchase
+    services.buy_extra(game=game, user=pov, extra=extra, version=version, action_id=body.action_id or "")
+    bought = next(x for x in view_for(visible(request, game_id), pov).extras if x.code == extra)
+    assert bought.bought, "a purchase that went through is shown"
+    return bought
 
 
 def coins_of(request: HttpRequest) -> int:
@@ -277,10 +286,8 @@ def coins_of(request: HttpRequest) -> int:
 def tile_bag(request: HttpRequest, game_id: int, body: ExtraIn) -> Any:
     """On your turn: the tiles you have not seen (bag and opponent's rack together, never
     which is where) and how many are in the bag. Bought once per turn."""
-    game, _purchase = buy(request, game_id, extras.TILE_BAG, body)
-    seat = game.seat_of(request.user)
-    assert seat is not None, "only a seated player could buy it"
-    bag = extras.tile_bag(game.state_obj(), seat)
+    bag = buy(request, game_id, extras.TILE_BAG, body).tile_bag
+    assert bag is not None, "a bought tile bag shows the tiles"
     return {"unseen": dict(bag.unseen), "in_bag": bag.in_bag, "coins": coins_of(request)}
 
 
@@ -292,15 +299,14 @@ def tile_bag(request: HttpRequest, game_id: int, body: ExtraIn) -> Any:
 )
 def hindsight(request: HttpRequest, game_id: int, body: ExtraIn) -> Any:
     """After your move, until your next one: the highest-scoring play that rack allowed."""
-    game, purchase = buy(request, game_id, extras.HINDSIGHT, body)
-    moves = list(game.moves.all())
-    item = hindsight_item(game, moves, purchase.period, game.state_obj())
-    best = item["best"]
+    found = buy(request, game_id, extras.HINDSIGHT, body).hindsight
+    assert found is not None, "a bought hindsight shows the best play"
+    best = found.best
     return {
-        "turn": purchase.period,
+        "turn": found.number,
         "best_score": best["score"] if best else 0,
         "best": {"tiles": best["tiles"], "words": best["words"]} if best else None,
-        "played_score": item["played"]["score"],
+        "played_score": found.played["score"],
         "coins": coins_of(request),
     }
 
@@ -313,8 +319,8 @@ def hindsight(request: HttpRequest, game_id: int, body: ExtraIn) -> Any:
 )
 def word_strength(request: HttpRequest, game_id: int, body: ExtraIn) -> Any:
     """On your turn: opens ``POST /games/ID/strength`` for this turn."""
-    _game, purchase = buy(request, game_id, extras.WORD_STRENGTH, body)
-    return {"turn": purchase.period, "bought": True, "coins": coins_of(request)}
+    bought = buy(request, game_id, extras.WORD_STRENGTH, body)
+    return {"turn": bought.move, "bought": True, "coins": coins_of(request)}
 
 
 @router.post(
@@ -327,7 +333,9 @@ def strength(request: HttpRequest, game_id: int, body: PreviewIn) -> Any:
     """How a tentative play ranks among every legal play now (word strength bought for
     this turn): rank, of, share of the best score, the best score; never the best play."""
     game = visible(request, game_id)
-    _evaluation, found = services.preview(game=game, user=request.user, placements=placements(body.tiles))
+    _evaluation, found = services.preview(
+        game=game, pov=game.pov(request.user), placements=placements(body.tiles)
+    )
     if found is None:
         raise ApiError("strength_not_bought")
     return {"rank": found.rank, "of": found.of, "share": found.share, "best_score": found.best_score}

@@ -122,6 +122,12 @@ class MoveOut(Schema):
     total: int
     bingo: bool
     exchanged: int = Field(description="How many tiles an exchange swapped (which ones stays private).")
+    rack_before: str | None = Field(
+        description="The player's rack before the move, once the game is over; null while it is on."
+    )
+    rack_after: str | None = Field(
+        description="The player's rack after the move, once the game is over; null while it is on."
+    )
 
 
 class GameSummaryOut(Schema):

@@ -37,6 +37,7 @@ from ninja import Router
 from api import representation
 from api.ratelimit import LOOKUP
 from games import realtime
+from games.gameview import brief_for
 from games.models import Game
 
 router = Router(tags=["stream"])
@@ -61,18 +62,19 @@ class EventTracker:
 
     def snapshot(self) -> list[dict[str, Any]]:
         """Events for where things stand now."""
-        games = representation.my_games(self.user).filter(status__in=LIVE).order_by("updated_at", "pk")
+        games = Game.objects.mine(self.user).filter(status__in=LIVE).order_by("updated_at", "pk")
         return [event for game in games for event in self.look(game)]
 
     def refresh(self, game_id: int | None) -> list[dict[str, Any]]:
         """Events after a change of ``game_id`` (None: of any game, e.g. a new invitation)."""
-        mine = representation.my_games(self.user)
+        mine = Game.objects.mine(self.user)
         games = mine.filter(pk=game_id) if game_id is not None else mine.filter(status__in=LIVE)
         return [event for game in games.order_by("updated_at", "pk") for event in self.look(game)]
 
     def look(self, game: Game) -> list[dict[str, Any]]:
-        game_summary = representation.summary(game, self.user)
-        now = Seen(game.status, game_summary["your_turn"], game.version)
+        view = brief_for(game, self.user)
+        game_summary = representation.summary(view)
+        now = Seen(game.status, view.is_my_turn, game.version)
         before = self.seen.get(game.pk)
         self.seen[game.pk] = now
         kinds = []

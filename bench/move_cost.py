@@ -66,18 +66,34 @@ def play_games(count: int) -> dict[str, list[float]]:
     from load import choose_action
 
     from accounts.models import User
-    from games import rendering
     from games.models import Game
     from games.services import start_game
 
-    # A checkout from before 2026-11-25 (to compare) renders a push without the version
-    # the change announced.
-    with_version = "version" in inspect.signature(rendering.shared_push).parameters
+    try:  # the live path in its own module, pushes for a point of view (since issue 23)
+        from games import live
 
-    def push(game_id: int, viewer: Any, since: Any, version: int) -> Any:
-        if with_version:
-            return rendering.shared_push(game_id, viewer, since, version)
-        return rendering.shared_push(game_id, viewer, since)  # type: ignore[call-arg,unused-ignore]
+        povs: dict[tuple[int, int], Any] = {}
+
+        def push(game_id: int, viewer: Any, since: Any, version: int | None = None) -> Any:
+            # A socket resolves who its viewer is once, on connect: not timed per push.
+            pov = povs.get((game_id, viewer.pk))
+            if pov is None:
+                pov = povs[(game_id, viewer.pk)] = Game.objects.get(pk=game_id).pov(viewer)
+            pushed = live.shared_push(game_id, pov, since, version)
+            return pushed.html, pushed.shown
+
+    except ImportError:  # an older checkout (to compare)
+        from games import rendering
+
+        # A checkout from before 2026-11-25 renders a push without the version announced.
+        with_version = "version" in inspect.signature(vars(rendering)["shared_push"]).parameters
+
+        old_push: Any = vars(rendering)["shared_push"]
+
+        def push(game_id: int, viewer: Any, since: Any, version: int | None = None) -> Any:
+            if with_version:
+                return old_push(game_id, viewer, since, version)
+            return old_push(game_id, viewer, since)
 
     found: dict[str, list[float]] = {k: [] for k in ("post_ms", "post_q", "bytes", "push_ms", "push_q")}
     run = secrets.token_hex(3)
@@ -94,7 +110,7 @@ def play_games(count: int) -> dict[str, list[float]]:
             clients[user.pk] = client
         viewers = (a, b, watcher)
         with translation.override("en"):
-            shown = [rendering.shared_push(game.pk, v, None)[1] for v in viewers]
+            shown = [push(game.pk, v, None)[1] for v in viewers]
         while True:
             game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
             data = choose_action(game.pk)  # what bench/load.py's players send

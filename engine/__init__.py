@@ -15,16 +15,20 @@ from engine.moves import (
     MoveRecord,
     Placement,
     Played,
+    accept,
+    challenge,
     evaluate,
     exchange,
+    overtime_penalty,
     pass_turn,
+    penalize,
     play,
     resign,
     timeout,
 )
 from engine.normalize import normalize_word
 from engine.scoring import WordScore
-from engine.state import EndOfGame, GameState, Rules, new_game
+from engine.state import EndOfGame, GameState, Pending, Rules, new_game, preset
 from engine.tiles import BLANK, LANGUAGES, TileSet, tileset
 
 __all__ = [
@@ -41,6 +45,7 @@ __all__ = [
     "Lexicon",
     "MoveRecord",
     "OverlayLexicon",
+    "Pending",
     "Placement",
     "Played",
     "Rules",
@@ -48,6 +53,8 @@ __all__ = [
     "WordGraph",
     "WordListLexicon",
     "WordScore",
+    "accept",
+    "challenge",
     "empty_board",
     "evaluate",
     "exchange",
@@ -56,8 +63,11 @@ __all__ = [
     "layout",
     "new_game",
     "normalize_word",
+    "overtime_penalty",
     "pass_turn",
+    "penalize",
     "play",
+    "preset",
     "resign",
     "tileset",
     "timeout",

@@ -5,6 +5,11 @@ builds one from its form, the computer player decides one, a deadline produces a
 ``Timeout``; :func:`apply` turns any of them into the next state (or raises
 ``IllegalMove``). The site's own actions (accepting an invitation, the first deal)
 live in ``games.actions``; only these five change the engine's state.
+
+``Challenge``, ``Accept`` and ``TimePenalty`` (:data:`RuleAction`) belong to games under
+a challenge rule or with clocks; :func:`apply` takes them too. They are kept out of
+:data:`EngineAction` and :data:`ENGINE_ACTION_KINDS` until the site offers them, so the
+site's rule table (one rule per kind) covers exactly what it can act with.
 """
 
 from __future__ import annotations
@@ -15,7 +20,18 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.analysis import ComputerChoice
-from engine.moves import Placement, Played, exchange, pass_turn, play, resign, timeout
+from engine.moves import (
+    Placement,
+    Played,
+    accept,
+    challenge,
+    exchange,
+    pass_turn,
+    penalize,
+    play,
+    resign,
+    timeout,
+)
 from engine.state import GameState
 
 
@@ -64,23 +80,49 @@ class Timeout:
     kind: ClassVar[str] = "timeout"
 
 
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """Challenge the play just made (under a challenge rule other than ``"void"``)."""
+
+    kind: ClassVar[str] = "challenge"
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """Accept the last play of the game without challenging it: the game ends."""
+
+    kind: ClassVar[str] = "accept"
+
+
+@dataclass(frozen=True, slots=True)
+class TimePenalty:
+    """Take ``points`` off the acting seat's score for time used past its clock."""
+
+    points: int
+    kind: ClassVar[str] = "penalty"
+
+
 EngineAction = Play | Exchange | Pass | Resign | Timeout
+RuleAction = Challenge | Accept | TimePenalty
 
 #: The kinds of :data:`EngineAction`, as their ``kind`` strings.
 ENGINE_ACTION_KINDS: tuple[str, ...] = (Play.kind, Exchange.kind, Pass.kind, Resign.kind, Timeout.kind)
+#: The kinds of :data:`RuleAction`.
+RULE_ACTION_KINDS: tuple[str, ...] = (Challenge.kind, Accept.kind, TimePenalty.kind)
 
 
 def apply(
     state: GameState,
     seat: int,
-    action: EngineAction,
+    action: EngineAction | RuleAction,
     *,
     lexicon: Container[str],
     rng: random.Random,
 ) -> Played:
     """Apply ``action`` for ``seat`` and return the next state with its record.
 
-    ``lexicon`` checks a play's words; ``rng`` shuffles the bag after an exchange (the
+    ``lexicon`` checks a play's words (a challenged play's, under a challenge rule);
+    ``rng`` shuffles the bag after an exchange (the
     caller derives it, so a replay gives the same bag). Raises ``IllegalMove`` when the
     action breaks a rule (``Timeout`` applies to the seat to move, whatever ``seat``
     says, as a lapsed deadline is always the mover's).
@@ -96,6 +138,12 @@ def apply(
             return resign(state, seat)
         case Timeout():
             return timeout(state, state.turn)
+        case Challenge():
+            return challenge(state, seat, lexicon)
+        case Accept():
+            return accept(state, seat)
+        case TimePenalty(points=points):
+            return penalize(state, seat, points)
     raise TypeError(f"not an engine action: {action!r}")
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -37,6 +37,7 @@ __all__ = [
     "leave_value",
     "level_band",
     "move_strength",
+    "should_challenge",
 ]
 
 Level = Literal["easy", "medium", "hard"]
@@ -182,6 +183,20 @@ def computer_move(
             # Only the chosen play is built as a move object.
             return _play(moves[start + rng.randrange(stop - start)])
     return _no_play(state, rack)
+
+
+def should_challenge(state: GameState, seat: int, lexicon: Container[str]) -> bool:
+    """Whether the computer, on its turn, challenges the play pending before it.
+
+    It challenges as a strong player who knows the word list does: exactly when a word
+    of that play is not in ``lexicon`` (a valid play is never challenged, whatever the
+    rule; under ``"five"`` or ``"double"`` that would only cost it). False when no play
+    is pending (``"void"`` rule, or already accepted) or it is not ``seat``'s turn.
+    """
+    pending = state.pending
+    if state.over or pending is None or seat != state.turn or pending.seat == seat:
+        return False
+    return any(word not in lexicon for word in pending.words)
 
 
 def level_band(moves: movegen.Moves, level: Level) -> tuple[int, int]:

@@ -27,6 +27,12 @@ FIRST_MOVE_TOO_SHORT = "first_move_too_short"
 NOT_CONNECTED = "not_connected"
 WORD_NOT_IN_LEXICON = "word_not_in_lexicon"
 
+# Challenges (any challenge rule but "void") and time penalties.
+CHALLENGE_NOT_ALLOWED = "challenge_not_allowed"
+NOTHING_TO_CHALLENGE = "nothing_to_challenge"
+CHALLENGE_WINDOW_OPEN = "challenge_window_open"
+BAD_PENALTY = "bad_penalty"
+
 # Exchanges.
 EXCHANGE_BAG_TOO_SMALL = "exchange_bag_too_small"
 EXCHANGE_COUNT_INVALID = "exchange_count_invalid"
@@ -51,7 +57,17 @@ PLAY_ERROR_ORDER: tuple[str, ...] = (
 
 #: Every code ``IllegalMove`` can carry.
 ALL_CODES: frozenset[str] = frozenset(
-    (NOT_YOUR_TURN, GAME_OVER, EXCHANGE_BAG_TOO_SMALL, EXCHANGE_COUNT_INVALID, *PLAY_ERROR_ORDER)
+    (
+        NOT_YOUR_TURN,
+        GAME_OVER,
+        EXCHANGE_BAG_TOO_SMALL,
+        EXCHANGE_COUNT_INVALID,
+        CHALLENGE_NOT_ALLOWED,
+        NOTHING_TO_CHALLENGE,
+        CHALLENGE_WINDOW_OPEN,
+        BAD_PENALTY,
+        *PLAY_ERROR_ORDER,
+    )
 )
 
 

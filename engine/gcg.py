@@ -43,8 +43,21 @@ Tile sets. GCG has no standard way to name a tile distribution, so the game lang
 and board are given as ``#note Wordgame-Language`` and ``#note Wordgame-Layout``.
 Macondo and Woogles write ``#tile-distribution english`` and ``#board-layout
 CrosswordGame``, read as ``en-scrabble`` and ``scrabble``; a file that names neither
-(Quackle's) is classic Scrabble too, as those programs assume. Any other tile set or
-board is refused.
+(Quackle's) is classic Scrabble too, as those programs assume. Another program's name
+this engine does not know (``#board-layout SuperCrosswordGame``) is kept in
+``GameRecord.pragmas`` with a note in ``GameRecord.notes``, not refused; so are the
+header lines it does not use (``#title``, ``#id``, ``#incomplete``...), written back on
+export. A tile set of this engine's own notes that does not exist is refused.
+
+Games played under ``Rules`` (engine/state.py) export their challenges and time
+penalties as those programs write them: a phony taken back ``>nick: RACK -- -24 55``,
+a five-point bonus ``>nick: RACK (challenge) +5 60`` (the rack after the play), a
+double challenge lost as a pass followed by Macondo's ``#note #unsuccessful-challenge``
+(a single challenge lost has no line), the last play accepted as the opponent's pass
+before the rack points, a time penalty ``>nick: RACK (time) -10 422``. The record's
+``language`` is the tile set the game was played with (``state.tileset.language``:
+``en-scrabble`` for the classic preset in English), and ``going_out`` its going-out
+rule when it is not the tile set's own.
 
 Import replays the moves on a board, recomputes every score with this engine and
 refuses (``ValueError`` naming the line) a file whose plays, scores or totals disagree
@@ -53,6 +66,13 @@ so a record can be replayed for its board, racks, moves and scores, not re-dealt
 what :func:`export_gcg` writes, import reads what Quackle, Macondo and Woogles write for
 a two-player game:
 
+* the text's encoding: :func:`decode_gcg` reads the bytes (``#character-encoding``
+  UTF-8 or ISO-8859-1; undeclared, UTF-8 when valid, else ISO-8859-1);
+* a move line naming a player by the full name of its ``#player`` line (with spaces),
+  and two players with one nickname (Quackle's ``NoName``): their lines are read in
+  turn;
+* an exchange written as a count of tiles (``-4``, the rack perhaps missing):
+  ``MoveRecord.exchanged_count``;
 * played-through letters written as the letters themselves (``8H fA.E`` or ``8H fARE``
   with the A and R on the board), or in parentheses (``8H f(AR)E``);
 * a challenge bonus ``>nick: RACK (challenge) +5 37`` (the rack may be missing), a phony
@@ -61,10 +81,13 @@ a two-player game:
 * free text after the running total (a note);
 * the end-of-game rack lines, checked against the rules of the tile set being imported
   (:func:`end_rules`): a rack shown must be among the tiles not on the board, and its
-  points what the rules give for it. Classic Scrabble
-  (``en-scrabble``): the player who goes out gains twice that rack's value, one line;
-  six scoreless turns end the game. This project's rules: the player who goes out gains
-  the value and the other loses it (two lines); three scoreless turns end the game.
+  points what the rules give for it. Going out is read under either rule, as the
+  file's line shows it: gaining twice the other rack's value in one line (NASPA, and
+  the classic preset), or gaining it while the other player loses it in a second line
+  (WESPA, and this game's own rules); ``GameRecord.going_out`` keeps it when it is not
+  the tile set's own. Scoreless turns: six end a classic game (``*-scrabble`` tile
+  sets), three this game's. The opponent's pass between the last play and the rack
+  points (Woogles, Macondo: the challenge window closed) is read as an ``accept``.
 """
 
 from __future__ import annotations
@@ -79,13 +102,15 @@ from engine.board import EMPTY, Board, Layout, board_tiles, layout, place
 from engine.errors import IllegalMove
 from engine.moves import MoveKind, MoveRecord, Placement, evaluate
 from engine.scoring import ACROSS, DOWN, Direction
-from engine.state import END_REASONS, EndOfGame, EndReason, decide_winner
+from engine.state import END_REASONS, ChallengeRule, EndOfGame, EndReason, GoingOut, decide_winner
 from engine.tiles import BLANK, TileSet, tileset, tileset_codes
 
 ENCODING_LINE = "#character-encoding UTF-8"
 LANGUAGE_NOTE = "Wordgame-Language"
 LAYOUT_NOTE = "Wordgame-Layout"
 END_NOTE = "Wordgame-End"
+#: Macondo's note after a pass that was a double challenge lost.
+UNSUCCESSFUL_CHALLENGE = "#unsuccessful-challenge"
 PLAYED_THROUGH = "."
 #: A file that names no tile set and no board is classic Scrabble (Quackle, Macondo).
 DEFAULT_LANGUAGE = "en-scrabble"
@@ -115,10 +140,21 @@ PROJECT_END = EndRules("this game's rules", 1, True, 3, False)
 SCRABBLE_END = EndRules("Scrabble's rules", 2, False, 6, True)
 
 
-def end_rules(language: str) -> EndRules:
-    """The end-of-game rules of a tile set: Scrabble's for ``en-scrabble``, this
-    project's (RULES.md) for the game languages."""
-    return SCRABBLE_END if language == "en-scrabble" else PROJECT_END
+def end_rules(language: str, going_out: GoingOut | None = None) -> EndRules:
+    """The end-of-game rules of a tile set: Scrabble's for the classic sets
+    (``*-scrabble``), this project's (RULES.md) for the game languages. ``going_out``
+    (the record's, when it says) overrides how going out is scored: ``"double"`` gains
+    twice the other rack, ``"transfer"`` moves it over."""
+    rules = SCRABBLE_END if language.endswith("-scrabble") else PROJECT_END
+    if going_out is None:
+        return rules
+    if going_out == "double":
+        return replace(
+            rules, name=f"{rules.name} (going out doubles the other rack)", out_factor=2, out_penalty=False
+        )
+    return replace(
+        rules, name=f"{rules.name} (going out moves the other rack over)", out_factor=1, out_penalty=True
+    )
 
 
 ScoreEventKind = Literal["challenge", "time", "withdrawn"]
@@ -159,11 +195,27 @@ class GameRecord:
     layout: str = "wwf"
     lexicon: str = ""
     events: tuple[ScoreEvent, ...] = ()
+    #: How going out was scored, when the game says (a game played under ``Rules``,
+    #: or a file whose end-of-game lines show it); None: the tile set's rule.
+    going_out: GoingOut | None = None
+    #: The challenge rule, when the game says (``Rules.challenge``, or ``"double"`` for
+    #: a file with Macondo's lost-challenge note): a valid play challenged in vain costs
+    #: the challenger the turn, written as a pass, only under ``"double"``.
+    challenge: ChallengeRule | None = None
+    #: Header lines this engine does not use (``#title``, ``#id``, ``#incomplete``, an
+    #: unknown ``#board-layout``...), kept as they were and written back on export.
+    pragmas: tuple[str, ...] = ()
+    #: What import read differently from the file or left aside, for people.
+    notes: tuple[str, ...] = ()
 
     def board(self) -> Board:
-        """The board after every move."""
+        """The board after every move (a phony challenged off leaves it again)."""
         board = layout(self.layout).empty_board()
         for move in self.moves:
+            if move.kind == "challenge":
+                if move.invalid:
+                    board = place(board, ((p.row, p.col, EMPTY) for p in move.placements))
+                continue
             board = place(board, ((p.row, p.col, p.board_char) for p in move.placements))
         return board
 
@@ -172,8 +224,10 @@ class GameRecord:
         and the score events (challenge bonuses, time penalties)."""
         totals = [0] * len(self.players)
         for move in self.moves:
-            totals[move.seat] += move.score
-            if move.end is not None:
+            # A challenge's points (a phony's score taken back, a bonus) are its target's.
+            totals[_scored_seat(move)] += move.score
+            # A time penalty after the end carries the end again: count it once.
+            if move.end is not None and move.kind != "penalty":
                 totals = [t + a for t, a in zip(totals, move.end.adjustments, strict=True)]
         for event in self.events:
             totals[event.seat] += event.points
@@ -182,6 +236,10 @@ class GameRecord:
     @property
     def end(self) -> EndOfGame | None:
         return self.moves[-1].end if self.moves else None
+
+
+def _scored_seat(move: MoveRecord) -> int:
+    return move.target if move.kind == "challenge" and move.target is not None else move.seat
 
 
 class _AcceptAll:
@@ -230,11 +288,13 @@ def export_gcg(record: GameRecord) -> str:
         lines.append(f"#player{seat + 1} {nick} {name.strip() or nick}")
     if record.lexicon:
         lines.append(f"#lexicon {record.lexicon}")
+    lines.extend(record.pragmas)
     lines.append(f"#note {LANGUAGE_NOTE}: {record.language}")
     lines.append(f"#note {LAYOUT_NOTE}: {record.layout}")
     board = layout(record.layout).empty_board()
     totals = [0, 0]
     final_racks = ["", ""]
+    last_play: dict[int, MoveRecord] = {}
 
     def events(after: int, *, time: bool) -> None:
         for event in record.events:
@@ -254,21 +314,53 @@ def export_gcg(record: GameRecord) -> str:
                 lines.append(f">{nick}: {rack}(time) -{-event.points} {totals[event.seat]}")
 
     events(0, time=False)
-    for index, move in enumerate(record.moves):
+    moves = record.moves
+    for index, move in enumerate(moves):
         nick = nicks[move.seat]
-        totals[move.seat] += move.score
-        final_racks[move.seat] = move.rack_after
+        scored = _scored_seat(move)
+        totals[scored] += move.score
         rack = move.rack_before
+        if move.kind not in ("challenge", "penalty"):
+            final_racks[move.seat] = move.rack_after
         if move.kind == "play":
             lines.append(_play_line(nick, move, board, totals[move.seat]))
             board = place(board, ((p.row, p.col, p.board_char) for p in move.placements))
+            last_play[move.seat] = move
         elif move.kind == "exchange":
-            lines.append(f">{nick}: {rack} -{''.join(move.exchanged)} +0 {totals[move.seat]}")
-        elif move.kind == "pass":
+            exchanged = "".join(move.exchanged) or str(move.exchanged_count)
+            shown = f"{rack} " if rack else ""
+            lines.append(f">{nick}: {shown}-{exchanged} +0 {totals[move.seat]}")
+        elif move.kind in ("pass", "accept"):
+            # Accepting the last play is written as the pass Woogles and Macondo write.
             lines.append(f">{nick}: {rack} - +0 {totals[move.seat]}")
+        elif move.kind == "challenge":
+            phony = last_play.get(scored)
+            target = nicks[scored]
+            if move.invalid and phony is not None:
+                # A phony taken back: its player's rack before the play, minus its score.
+                lines.append(f">{target}: {phony.rack_before} -- -{phony.score} {totals[scored]}")
+                board = place(board, ((p.row, p.col, EMPTY) for p in move.placements))
+                final_racks[scored] = phony.rack_before
+            elif move.score:
+                shown = f"{phony.rack_after} " if phony is not None and phony.rack_after else ""
+                lines.append(f">{target}: {shown}(challenge) +{move.score} {totals[scored]}")
+            elif move.end is None and (
+                record.challenge == "double"
+                or (
+                    record.challenge is None and index + 1 < len(moves) and moves[index + 1].seat != move.seat
+                )
+            ):
+                # A valid play challenged in vain that cost the challenger the turn
+                # (double challenge): a pass with Macondo's note.
+                lines.append(f">{nick}: {rack} - +0 {totals[move.seat]}")
+                lines.append(f"#note {UNSUCCESSFUL_CHALLENGE}")
+        elif move.kind == "penalty":
+            shown = f"{rack} " if rack else ""
+            lines.append(f">{nick}: {shown}(time) -{-move.score} {totals[move.seat]}")
         events(index + 1, time=False)
-        if move.end is not None:
-            lines.extend(_end_lines(move.end, nicks, final_racks, totals, end_rules(record.language)))
+        if move.end is not None and move.kind != "penalty":
+            rules = end_rules(record.language, record.going_out)
+            lines.extend(_end_lines(move.end, nicks, final_racks, totals, rules))
         events(index + 1, time=True)
     for seat, rack in enumerate(final_racks):
         if rack:
@@ -336,6 +428,12 @@ class _Reader:
     turn_scores: list[int] = field(default_factory=list)
     board: Board | None = None
     board_before_play: Board | None = None
+    # The seat to move next (plays, passes and exchanges hand the turn over).
+    turn: int = 0
+    going_out: GoingOut | None = None
+    challenge: ChallengeRule | None = None
+    pragmas: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def tiles(self) -> TileSet:
@@ -346,7 +444,8 @@ class _Reader:
         return layout(self.layout or self.tiles.board)
 
 
-_EVENT = re.compile(r">(?P<nick>[^:\s]+):\s*(?P<rest>.*)")
+# A nickname has no spaces by the spec, but some files write a full name there.
+_EVENT = re.compile(r">(?P<nick>[^:]+?):\s*(?P<rest>.*)")
 _NOTE = r"(?:\s+(?P<note>.*))?"
 _TOTAL = r"(?P<total>-?\d+)"
 _CHALLENGE = re.compile(rf"(?:(?P<rack>\S+)\s+)?\(challenge\)\s+\+(?P<points>\d+)\s+{_TOTAL}{_NOTE}")
@@ -355,10 +454,32 @@ _GAIN = re.compile(rf"\((?P<rack>[^()\sa-z]+)\)\s+\+(?P<points>\d+)\s+{_TOTAL}{_
 _PENALTY = re.compile(rf"(?P<rack>\S+)\s+\((?P<paren>[^()\s]+)\)\s+-(?P<points>\d+)\s+{_TOTAL}{_NOTE}")
 _WITHDRAWN = re.compile(rf"(?P<rack>\S+)\s+--\s+(?P<score>[+-]\d+)\s+{_TOTAL}{_NOTE}")
 _PASS = re.compile(rf"(?P<rack>\S+)\s+-\s+\+0\s+{_TOTAL}{_NOTE}")
-_EXCHANGE = re.compile(rf"(?P<rack>\S+)\s+-(?P<tiles>\S+)\s+\+0\s+{_TOTAL}{_NOTE}")
+# The rack may be missing when the record's keeper did not see it (then only the
+# number of tiles exchanged is known too: ``-4``).
+_EXCHANGE = re.compile(rf"(?:(?P<rack>\S+)\s+)?-(?P<tiles>\S+)\s+\+0\s+{_TOTAL}{_NOTE}")
 _PLAY = re.compile(
     rf"(?P<rack>\S+)\s+(?P<pos>[A-Za-z]\d+|\d+[A-Za-z])\s+(?P<word>\S+)\s+\+(?P<score>\d+)\s+{_TOTAL}{_NOTE}"
 )
+
+
+def decode_gcg(data: bytes) -> str:
+    """A GCG file's bytes as text. ``#character-encoding`` on the first line names
+    UTF-8 or ISO-8859-1 (any other is refused with ``ValueError``, as Macondo does);
+    without it the file is read as UTF-8 when it is valid UTF-8, else as ISO-8859-1,
+    the spec's default."""
+    first = data.split(b"\n", 1)[0].strip()
+    if first.startswith(b"#character-encoding"):
+        declared = first.removeprefix(b"#character-encoding").strip().decode("ascii", "replace")
+        codec = declared.upper().replace("_", "-").replace("ISO8859", "ISO-8859")
+        if codec in ("UTF-8", "UTF8"):
+            return data.decode("utf-8-sig")
+        if codec in ("ISO-8859-1", "LATIN-1", "LATIN1"):
+            return data.decode("latin-1")
+        raise ValueError(f"unsupported GCG character encoding {declared!r} (UTF-8 or ISO-8859-1)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 def import_gcg(text: str) -> GameRecord:
@@ -398,12 +519,22 @@ def import_gcg(text: str) -> GameRecord:
         layout=reader.layout or tileset(language).board,
         lexicon=reader.lexicon,
         events=tuple(reader.events),
+        going_out=reader.going_out,
+        challenge=reader.challenge,
+        pragmas=tuple(reader.pragmas),
+        notes=tuple(reader.notes),
     )
 
 
-def _set_tile_set(reader: _Reader, code: str) -> None:
+def _set_tile_set(reader: _Reader, code: str, *, pragma: str = "") -> None:
     if reader.board is not None:
         raise ValueError("the tile set must be named before the moves")
+    if code not in tileset_codes() and pragma:
+        # Another program's name for a distribution: kept, and the moves are read with
+        # the default set (a letter it lacks is then refused on its line).
+        reader.pragmas.append(pragma)
+        reader.notes.append(f"{pragma}: not a tile set this engine knows; read with {DEFAULT_LANGUAGE}")
+        return
     if code not in tileset_codes():
         raise ValueError(
             f"unknown tile set {code!r}: this game has {', '.join(tileset_codes())} "
@@ -412,12 +543,16 @@ def _set_tile_set(reader: _Reader, code: str) -> None:
     reader.language = code
 
 
-def _set_layout(reader: _Reader, name: str) -> None:
+def _set_layout(reader: _Reader, name: str, *, pragma: str = "") -> None:
     if reader.board is not None:
         raise ValueError("the board must be named before the moves")
     try:
         layout(name)
     except KeyError:
+        if pragma:
+            reader.pragmas.append(pragma)
+            reader.notes.append(f"{pragma}: not a board this engine knows; read on the tile set's board")
+            return
         raise ValueError(f"unknown board {name!r}: this game has wwf and scrabble") from None
     reader.layout = name
 
@@ -433,20 +568,25 @@ def _pragma(reader: _Reader, line: str) -> None:
         if int(player[1]) != len(reader.players) + 1 or not nick:
             raise ValueError("#player1 then #player2, each with a nickname")
         if nick in reader.nicks:
-            raise ValueError(f"both players are called {nick!r}")
+            # Quackle writes "NoName" for both players of an unnamed game: the move
+            # lines are then told apart by whose turn it is.
+            reader.notes.append(f"both players are called {nick!r}: their lines are read in turn")
         reader.nicks.append(nick)
         reader.players.append(full.strip() or nick)
     elif name == "#lexicon":
         reader.lexicon = value
     elif name == "#tile-distribution":
-        _set_tile_set(reader, TILE_DISTRIBUTIONS.get(value.lower(), value))
+        _set_tile_set(reader, TILE_DISTRIBUTIONS.get(value.lower(), value), pragma=line)
     elif name == "#board-layout":
-        _set_layout(reader, BOARD_LAYOUTS.get(value.lower(), value))
+        _set_layout(reader, BOARD_LAYOUTS.get(value.lower(), value), pragma=line)
     elif name == "#game-type" and value.lower() not in ("", "classic"):
         raise ValueError(f"game type {value!r} is not classic: its rules are not this game's")
     elif re.fullmatch(r"#rack[12]", name):
         reader.final_racks[int(name[-1]) - 1] = value
     elif name == "#note":
+        if value == UNSUCCESSFUL_CHALLENGE:
+            _lost_challenge(reader)
+            return
         key, sep, note = value.partition(":")
         note = note.strip()
         if not sep:
@@ -461,21 +601,51 @@ def _pragma(reader: _Reader, line: str) -> None:
                 raise ValueError(f"unknown end {reason!r}")
             seat = _seat(reader, nick.strip()) if nick.strip() else None
             reader.end_note = (next(r for r in END_REASONS if r == reason), seat)
-    # Other pragmas (#title, #description, #id, #character-encoding, #incomplete...)
-    # carry nothing the engine needs.
+    elif name not in ("#character-encoding", "#game-type"):
+        # #title, #description, #id, #incomplete, #tile... carry nothing the engine
+        # needs: kept as they are, and written back on export.
+        reader.pragmas.append(line)
 
 
 def _seat(reader: _Reader, nick: str) -> int:
-    if nick not in reader.nicks:
+    seats = _seats(reader, nick)
+    if len(seats) > 1:
+        raise ValueError(f"both players are called {nick!r}")
+    return seats[0]
+
+
+def _seats(reader: _Reader, nick: str) -> list[int]:
+    """The seats a move line's name may be: its nickname's, else a full name's."""
+    nick = nick.strip()
+    seats = [seat for seat, name in enumerate(reader.nicks) if name == nick]
+    if not seats:
+        seats = [seat for seat, name in enumerate(reader.players) if name == nick]
+    if not seats:
         raise ValueError(f"unknown player {nick!r}")
-    return reader.nicks.index(nick)
+    return seats
+
+
+def _expected_seat(reader: _Reader, pattern: re.Pattern[str]) -> int:
+    """Whose line this must be, for a file that gives both players the same name."""
+    last = reader.moves[-1] if reader.moves else None
+    if pattern in (_PLAY, _PASS, _EXCHANGE) or last is None:
+        return reader.turn
+    if pattern in (_CHALLENGE, _WITHDRAWN, _GAIN):
+        # The bonus, the phony and the rack points are the last play's player's.
+        plays = [m for m in reader.moves if m.kind == "play"]
+        return plays[-1].seat if plays else last.seat
+    gains = [s for s, kind, _ in reader.end_lines if kind == "gain"]
+    if pattern is _PENALTY and gains:
+        return 1 - gains[0]
+    penalised = {s for s, kind, _ in reader.end_lines if kind == "penalty"}
+    return next(s for s in (reader.turn, 1 - reader.turn) if s not in penalised) if len(penalised) < 2 else 0
 
 
 def _event(reader: _Reader, line: str) -> None:
     match = _EVENT.fullmatch(line)
     if match is None:
         raise ValueError("malformed move line")
-    seat = _seat(reader, match["nick"])
+    seats = _seats(reader, match["nick"])
     rest = match["rest"].strip()
     for pattern, handler in (
         (_CHALLENGE, _challenge),
@@ -491,6 +661,7 @@ def _event(reader: _Reader, line: str) -> None:
         if found is not None:
             if reader.end_lines and pattern not in (_TIME, _PENALTY):
                 raise ValueError("only rack lines and time penalties may follow the end of the game")
+            seat = seats[0] if len(seats) == 1 else _expected_seat(reader, pattern)
             handler(reader, seat, found)
             _check_total(reader, seat, found["total"])
             return
@@ -536,6 +707,7 @@ def _play(reader: _Reader, seat: int, found: re.Match[str]) -> None:
     )
     reader.totals[seat] += result.score
     reader.turn_scores.append(result.score)
+    reader.turn = 1 - seat
     reader.board_before_play = reader.board
     reader.board = place(reader.board, ((p.row, p.col, p.board_char) for p in placements))
 
@@ -544,17 +716,41 @@ def _pass(reader: _Reader, seat: int, found: re.Match[str]) -> None:
     _check_rack(reader, found["rack"])
     reader.moves.append(MoveRecord(kind="pass", seat=seat, rack_before=found["rack"]))
     reader.turn_scores.append(0)
+    reader.turn = 1 - seat
+
+
+def _lost_challenge(reader: _Reader) -> None:
+    """Macondo's note after a pass: the pass was a double challenge lost, which the
+    record keeps as a challenge of the play before it (a valid play, 0 points)."""
+    last = reader.moves[-1] if reader.moves else None
+    plays = [m for m in reader.moves[:-1] if m.kind == "play"]
+    if last is None or last.kind != "pass" or not plays or plays[-1].seat == last.seat:
+        raise ValueError(f"{UNSUCCESSFUL_CHALLENGE} follows the pass of the player who challenged")
+    play = plays[-1]
+    reader.challenge = "double"
+    reader.moves[-1] = replace(
+        last, kind="challenge", target=play.seat, placements=play.placements, words=play.words
+    )
 
 
 def _exchange(reader: _Reader, seat: int, found: re.Match[str]) -> None:
-    rack, exchanged = found["rack"], found["tiles"]
-    if exchanged.isdigit():
-        raise ValueError(f"an exchange must name its tiles, not only their number ({exchanged})")
+    rack, exchanged = found["rack"] or "", found["tiles"]
     _check_rack(reader, rack)
-    if Counter(exchanged) - Counter(rack):
-        raise ValueError(f"exchanges {exchanged}, which is not on the rack {rack}")
-    reader.moves.append(MoveRecord(kind="exchange", seat=seat, rack_before=rack, exchanged=tuple(exchanged)))
+    if not rack and not exchanged.isdigit():
+        raise ValueError("an exchange of named tiles shows the rack they came from")
+    if exchanged.isdigit():
+        # Only the number of tiles is known (the exchanger's opponent kept the record).
+        count = int(exchanged)
+        if not 1 <= count <= reader.tiles.rack_size or (rack and count > len(rack)):
+            raise ValueError(f"an exchange of {count} tiles from {rack or 'an unknown rack'}")
+        move = MoveRecord(kind="exchange", seat=seat, rack_before=rack, exchanged_count=count)
+    else:
+        if Counter(exchanged) - Counter(rack):
+            raise ValueError(f"exchanges {exchanged}, which is not on the rack {rack}")
+        move = MoveRecord(kind="exchange", seat=seat, rack_before=rack, exchanged=tuple(exchanged))
+    reader.moves.append(move)
     reader.turn_scores.append(0)
+    reader.turn = 1 - seat
 
 
 def _withdrawn(reader: _Reader, seat: int, found: re.Match[str]) -> None:
@@ -599,9 +795,20 @@ def _unplayed_tiles(reader: _Reader) -> Counter[str]:
 
 
 def _rack_gain(reader: _Reader, seat: int, found: re.Match[str]) -> None:
-    rules = end_rules(reader.tiles.language)
     rack, points = found["rack"], int(found["points"])
     last = reader.moves[-1] if reader.moves else None
+    if (
+        last is not None
+        and last.kind in ("pass", "challenge")
+        and last.seat != seat
+        and len(reader.moves) > 1
+    ):
+        # Woogles and Macondo write the opponent's pass that closed the challenge
+        # window on the last play (or the double challenge it lost): it accepted it.
+        if last.kind == "pass":
+            reader.moves[-1] = replace(last, kind="accept")
+            reader.turn_scores.pop()
+        last = reader.moves[-2]
     if last is None or last.kind != "play" or last.seat != seat:
         raise ValueError("the rack points go to the player who went out with the last play")
     if any(kind == "gain" for _, kind, _ in reader.end_lines):
@@ -610,10 +817,18 @@ def _rack_gain(reader: _Reader, seat: int, found: re.Match[str]) -> None:
     if Counter(rack) - _unplayed_tiles(reader):
         raise ValueError(f"{rack} is not among the tiles left off the board")
     value = reader.tiles.rack_value(rack)
+    # Either going-out rule: the file's line says which the game was played by.
+    if value and points in (value, 2 * value):
+        going_out: GoingOut = "double" if points == 2 * value else "transfer"
+        # Kept only when it is not the tile set's own rule, so a record this engine
+        # wrote reads back equal.
+        default = "double" if end_rules(reader.tiles.language).out_factor == 2 else "transfer"
+        reader.going_out = None if going_out == default else going_out
+    rules = end_rules(reader.tiles.language, reader.going_out)
     if points != rules.out_factor * value:
         raise ValueError(
-            f"{rack} is worth {value}: going out gains {rules.out_factor * value} by {rules.name}, "
-            f"the file says +{points}"
+            f"{rack} is worth {value}: going out gains {value} (the rack moved over) or "
+            f"{2 * value} (doubled), the file says +{points}"
         )
     reader.adjustments[seat] += points
     reader.totals[seat] += points
@@ -622,7 +837,7 @@ def _rack_gain(reader: _Reader, seat: int, found: re.Match[str]) -> None:
 
 
 def _rack_penalty(reader: _Reader, seat: int, found: re.Match[str]) -> None:
-    rules = end_rules(reader.tiles.language)
+    rules = end_rules(reader.tiles.language, reader.going_out)
     rack, points = found["rack"], int(found["points"])
     if found["paren"] != rack:
         raise ValueError(f"a rack penalty line shows the same rack twice, not {rack} and {found['paren']}")
@@ -693,7 +908,7 @@ def _with_racks_after(reader: _Reader) -> list[MoveRecord]:
     end_seat: int | None
     reason: EndReason | None
     gains = [s for s, kind, _ in reader.end_lines if kind == "gain"]
-    rules = end_rules(reader.tiles.language)
+    rules = end_rules(reader.tiles.language, reader.going_out)
     if gains and rules.out_penalty and not any(kind == "penalty" for _, kind, _ in reader.end_lines):
         raise ValueError(
             f"by {rules.name} the player who did not go out loses their rack: that line is missing"
@@ -715,14 +930,21 @@ def _with_racks_after(reader: _Reader) -> list[MoveRecord]:
     result: list[MoveRecord] = []
     for index, move in enumerate(moves):
         later = next((m for m in moves[index + 1 :] if m.seat == move.seat), None)
-        if later is not None:
+        if move.kind in ("challenge", "accept"):
+            # Neither moves a tile of the challenger's rack.
+            rack_after = move.rack_before
+        elif later is not None:
             rack_after = later.rack_before
         elif move.kind in ("resign", "timeout"):
             rack_after = move.rack_before
         else:
             rack_after = reader.final_racks.get(move.seat, "")
-        used = len(move.placements) if move.kind == "play" else len(move.exchanged)
-        drawn = max(0, len(rack_after) - (len(move.rack_before) - used)) if move.kind != "pass" else 0
+        used = len(move.placements) if move.kind == "play" else len(move.exchanged) or move.exchanged_count
+        drawn = (
+            max(0, len(rack_after) - (len(move.rack_before) - used))
+            if move.kind in ("play", "exchange")
+            else 0
+        )
         result.append(replace(move, rack_after=rack_after, drawn=drawn))
     if reason is not None and result:
         final = reader.totals

@@ -1,4 +1,5 @@
-"""The actions of a game: play, exchange, pass, resign, timeout; and ``evaluate``.
+"""The actions of a game: play, exchange, pass, resign, timeout, challenge, accept,
+time penalty; and ``evaluate``.
 
 Each action takes a :class:`~engine.state.GameState` and returns :class:`Played`, the
 new state with a :class:`MoveRecord` of what happened, or raises
@@ -9,6 +10,13 @@ global random generator: ``exchange`` takes the caller's ``random.Random``, and
 ``evaluate`` validates and scores a play on a bare board, without a game: the CLI, the
 live word-value preview and the move generator's tests use it, and ``play`` is built on
 it. The lexicon only needs membership of normalised uppercase words (``word in lexicon``).
+
+Challenges (``Rules.challenge`` other than ``"void"``): a play's words are not checked
+when it is made; it stands provisionally (``GameState.pending``) until the next player
+either challenges it (:func:`challenge`: the words are checked then) or moves, which
+accepts it. When accepting it would end the game (the player went out, or the
+scoreless-turns rule) the game waits: the next player may only challenge, accept
+(:func:`accept`) or resign, and a timeout in that window accepts the play.
 """
 
 from __future__ import annotations
@@ -22,11 +30,29 @@ from engine import errors
 from engine.board import EMPTY, Board, Layout, Square, is_empty, layout, place, square_name
 from engine.errors import IllegalMove
 from engine.scoring import Direction, WordScore, main_direction, words_formed
-from engine.state import EndOfGame, EndReason, GameState, decide_winner, draw, remove_tiles
+from engine.state import (
+    CHALLENGE_BONUS,
+    EndOfGame,
+    EndReason,
+    GameState,
+    Pending,
+    decide_winner,
+    draw,
+    remove_tiles,
+)
 from engine.tiles import BLANK, TileSet
 
-MoveKind = Literal["play", "exchange", "pass", "resign", "timeout"]
-MOVE_KINDS: tuple[MoveKind, ...] = ("play", "exchange", "pass", "resign", "timeout")
+MoveKind = Literal["play", "exchange", "pass", "resign", "timeout", "challenge", "accept", "penalty"]
+MOVE_KINDS: tuple[MoveKind, ...] = (
+    "play",
+    "exchange",
+    "pass",
+    "resign",
+    "timeout",
+    "challenge",
+    "accept",
+    "penalty",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +105,15 @@ class MoveRecord:
 
     ``drawn`` is only a count: which tiles were drawn is visible in ``rack_after``,
     which only the seat's owner may see.
+
+    A ``challenge`` record is the challenger's (``seat``); ``target`` is the seat whose
+    play was challenged, ``placements`` and ``words`` that play's, ``invalid`` the words
+    not in the lexicon (a phony, taken back: ``score`` is minus its score) or empty (the
+    play stands: ``score`` is the bonus it earned, 0 but under the five-point rule).
+    An ``accept`` record closes a challenge window on the last play of a game. A
+    ``penalty`` record is a time penalty: ``score`` is the points taken off. An
+    exchange read from a game file that gave only the number of tiles has
+    ``exchanged_count`` and no ``exchanged``.
     """
 
     kind: MoveKind
@@ -92,9 +127,12 @@ class MoveRecord:
     exchanged: tuple[str, ...] = ()
     drawn: int = 0
     end: EndOfGame | None = None
+    target: int | None = None
+    invalid: tuple[str, ...] = ()
+    exchanged_count: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "kind": self.kind,
             "seat": self.seat,
             "placements": [p.to_dict() for p in self.placements],
@@ -107,6 +145,15 @@ class MoveRecord:
             "drawn": self.drawn,
             "end": None if self.end is None else self.end.to_dict(),
         }
+        # The keys added with challenges only when they say something, so the records
+        # of plain games keep the form they were stored in.
+        if self.target is not None:
+            data["target"] = self.target
+        if self.invalid:
+            data["invalid"] = list(self.invalid)
+        if self.exchanged_count:
+            data["exchanged_count"] = self.exchanged_count
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MoveRecord:
@@ -125,6 +172,9 @@ class MoveRecord:
             exchanged=tuple(str(t) for t in data["exchanged"]),
             drawn=int(data["drawn"]),
             end=None if data["end"] is None else EndOfGame.from_dict(data["end"]),
+            target=None if data.get("target") is None else int(data["target"]),
+            invalid=tuple(str(w) for w in data.get("invalid", ())),
+            exchanged_count=int(data.get("exchanged_count", 0)),
         )
 
 
@@ -230,6 +280,13 @@ def _touches_tiles(board: Board, new: Mapping[Square, str]) -> bool:
     return False
 
 
+class _AcceptAll:
+    """Under a challenge rule a play's words are checked only when it is challenged."""
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+
 def _check_can_act(state: GameState, seat: int, *, on_turn: bool = True) -> None:
     if state.over:
         raise IllegalMove(errors.GAME_OVER, "The game is over.")
@@ -252,10 +309,18 @@ def _finish(state: GameState, reason: EndReason, seat: int | None, adjustments: 
     return replace(state, scores=final, over=True, end=end)
 
 
-def _after_turn(state: GameState) -> GameState:
-    """End the game on scoreless turns if the rules say so (never at all zeros)."""
+def _scoreless_end_due(state: GameState) -> bool:
     rules = state.rules
-    if state.scoreless_turns < rules.scoreless_turns_to_end or not any(state.scores):
+    if state.scoreless_turns < rules.scoreless_turns_to_end:
+        return False
+    return rules.scoreless_at_zero or any(state.scores)
+
+
+def _after_turn(state: GameState) -> GameState:
+    """End the game on scoreless turns if the rules say so (at all zeros only when
+    ``Rules.scoreless_at_zero``)."""
+    rules = state.rules
+    if not _scoreless_end_due(state):
         return state
     tiles = state.tileset
     if rules.scoreless_rack_penalty:
@@ -265,19 +330,66 @@ def _after_turn(state: GameState) -> GameState:
     return _finish(state, "scoreless", None, adjustments)
 
 
+def _out_adjustments(state: GameState, seat: int) -> list[int]:
+    """The end-of-game points when ``seat`` went out, by the rules' going-out rule."""
+    tiles = state.tileset
+    others = [tiles.rack_value(r) if s != seat else 0 for s, r in enumerate(state.racks)]
+    if state.rules.going_out == "double":
+        adjustments = [0] * state.players
+        adjustments[seat] = 2 * sum(others)
+        return adjustments
+    adjustments = [-value for value in others]
+    adjustments[seat] = sum(others)
+    return adjustments
+
+
+def _end_after_play(state: GameState, seat: int) -> GameState:
+    """The end of the game after ``seat``'s play stood: going out, or scoreless turns."""
+    if not state.racks[seat] and not state.bag:
+        return _finish(state, "out", seat, _out_adjustments(state, seat))
+    return _after_turn(state)
+
+
+def _close_window(state: GameState) -> GameState:
+    """Accept the pending play, if any: it stands, and the game ends if it should."""
+    pending = state.pending
+    if pending is None:
+        return state
+    return _end_after_play(replace(state, pending=None), pending.seat)
+
+
+def _check_window(state: GameState) -> None:
+    if state.pending is not None and state.pending.final:
+        raise IllegalMove(
+            errors.CHALLENGE_WINDOW_OPEN,
+            "The last play of the game may be challenged or accepted; nothing else.",
+        )
+
+
 def play(state: GameState, seat: int, placements: Sequence[Placement], lexicon: Container[str]) -> Played:
     """Play tiles for ``seat``: validate, score, draw back up to a full rack.
 
-    Ends the game when the player goes out (bag empty, rack emptied: the others lose
-    their rack values and the player gains their sum) or, for a play scoring 0, on the
-    scoreless-turns rule. Raises ``IllegalMove`` (see ``evaluate``, plus
-    ``game_over`` and ``not_your_turn``).
+    Ends the game when the player goes out (bag empty, rack emptied; the others' racks
+    scored by ``Rules.going_out``) or, for a play scoring 0, on the scoreless-turns
+    rule. Under a challenge rule other than ``"void"`` the words are not checked: the
+    play stands provisionally (``GameState.pending``), a play before it that was still
+    pending is accepted first, and the end of the game waits for the challenge window.
+    Raises ``IllegalMove`` (see ``evaluate``, plus ``game_over``, ``not_your_turn`` and
+    ``challenge_window_open``).
     """
     _check_can_act(state, seat)
+    _check_window(state)
+    state = _close_window(state)
+    provisional = state.rules.challenge != "void" and state.players > 1
     tiles = state.tileset
     rack = state.racks[seat]
     evaluation = evaluate(
-        state.board, placements, tileset=tiles, layout=layout(state.layout), lexicon=lexicon, rack=rack
+        state.board,
+        placements,
+        tileset=tiles,
+        layout=layout(state.layout),
+        lexicon=_AcceptAll() if provisional else lexicon,
+        rack=rack,
     )
     rest = remove_tiles(rack, [p.rack_tile for p in placements])
     assert rest is not None  # evaluate() checked the rack
@@ -285,9 +397,10 @@ def play(state: GameState, seat: int, placements: Sequence[Placement], lexicon: 
     new_rack = rest + drawn
     scores = list(state.scores)
     scores[seat] += evaluation.score
+    squares = tuple((p.row, p.col, p.board_char) for p in placements)
     after = replace(
         state,
-        board=place(state.board, ((p.row, p.col, p.board_char) for p in placements)),
+        board=place(state.board, squares),
         racks=_with(state.racks, seat, new_rack),
         bag=bag,
         scores=tuple(scores),
@@ -295,13 +408,22 @@ def play(state: GameState, seat: int, placements: Sequence[Placement], lexicon: 
         scoreless_turns=0 if evaluation.score > 0 else state.scoreless_turns + 1,
         moves_played=state.moves_played + 1,
     )
-    if not new_rack:
-        others = [tiles.rack_value(r) if s != seat else 0 for s, r in enumerate(after.racks)]
-        adjustments = [-value for value in others]
-        adjustments[seat] = sum(others)
-        after = _finish(after, "out", seat, adjustments)
+    if provisional:
+        after = replace(
+            after,
+            pending=Pending(
+                seat=seat,
+                placements=squares,
+                score=evaluation.score,
+                rack_before=rack,
+                drawn=drawn,
+                scoreless_before=state.scoreless_turns,
+                words=tuple(dict.fromkeys(w.word for w in evaluation.words)),
+                final=(not new_rack and not bag) or _scoreless_end_due(after),
+            ),
+        )
     else:
-        after = _after_turn(after)
+        after = _end_after_play(after, seat)
     record = MoveRecord(
         kind="play",
         seat=seat,
@@ -318,6 +440,131 @@ def play(state: GameState, seat: int, placements: Sequence[Placement], lexicon: 
     return Played(after, record)
 
 
+def challenge(state: GameState, seat: int, lexicon: Container[str]) -> Played:
+    """``seat`` challenges the pending play (before making a move of their own).
+
+    Each word the play formed is checked in ``lexicon``. A phony is taken back: its
+    tiles leave the board and go back to its player's rack, the tiles drawn after it
+    go back to the bag (to be drawn again next), its score is taken off, it counts as
+    a scoreless turn, and the challenger moves. A valid play stands, and by the rule:
+    ``single``, the challenger moves; ``double``, the challenger loses their turn (a
+    scoreless turn); ``five``, its player gains ``CHALLENGE_BONUS`` and the challenger
+    moves. A valid last play then ends the game. Raises ``IllegalMove``
+    (``game_over``, ``not_your_turn``, ``challenge_not_allowed`` under ``"void"``,
+    ``nothing_to_challenge``).
+    """
+    _check_can_act(state, seat)
+    rule = state.rules.challenge
+    if rule == "void":
+        raise IllegalMove(errors.CHALLENGE_NOT_ALLOWED, "This game checks every word when it is played.")
+    pending = state.pending
+    if pending is None:
+        raise IllegalMove(errors.NOTHING_TO_CHALLENGE, "There is no play to challenge.")
+    target = pending.seat
+    rack = state.racks[seat]
+    invalid = tuple(word for word in pending.words if word not in lexicon)
+    words = words_formed(
+        place(state.board, ((r, c, EMPTY) for r, c, _ in pending.placements)),
+        {(r, c): ch for r, c, ch in pending.placements},
+        state.tileset,
+        layout(state.layout),
+    )
+    placements = tuple(
+        sorted(
+            (Placement(r, c, ch.upper(), blank=not ch.isupper()) for r, c, ch in pending.placements),
+            key=lambda p: (p.row, p.col),
+        )
+    )
+    scores = list(state.scores)
+    if invalid:
+        scores[target] -= pending.score
+        after = replace(
+            state,
+            board=place(state.board, ((r, c, EMPTY) for r, c, _ in pending.placements)),
+            racks=_with(state.racks, target, pending.rack_before),
+            # ``draw`` takes from the end of the bag: putting the drawn tiles back there
+            # in reverse restores the bag exactly as it was before the play.
+            bag=state.bag + pending.drawn[::-1],
+            scores=tuple(scores),
+            scoreless_turns=pending.scoreless_before + 1,
+            moves_played=state.moves_played + 1,
+            pending=None,
+        )
+        after = _after_turn(after)
+        points = -pending.score
+    else:
+        points = CHALLENGE_BONUS if rule == "five" else 0
+        scores[target] += points
+        after = replace(state, scores=tuple(scores), moves_played=state.moves_played + 1)
+        if rule == "double":
+            after = replace(after, turn=(seat + 1) % state.players, scoreless_turns=after.scoreless_turns + 1)
+        after = _close_window(after)
+    record = MoveRecord(
+        kind="challenge",
+        seat=seat,
+        placements=placements,
+        words=words,
+        score=points,
+        rack_before=rack,
+        rack_after=rack,
+        end=after.end,
+        target=target,
+        invalid=invalid,
+    )
+    return Played(after, record)
+
+
+def accept(state: GameState, seat: int) -> Played:
+    """``seat`` accepts the pending last play of the game without challenging it: the
+    game ends as that play left it. (Any other pending play is accepted by moving.)
+    Raises ``IllegalMove`` (``game_over``, ``not_your_turn``, ``nothing_to_challenge``
+    when no play is waiting)."""
+    _check_can_act(state, seat)
+    if state.pending is None:
+        raise IllegalMove(errors.NOTHING_TO_CHALLENGE, "There is no play to accept.")
+    rack = state.racks[seat]
+    after = _close_window(replace(state, moves_played=state.moves_played + 1))
+    return Played(
+        after, MoveRecord(kind="accept", seat=seat, rack_before=rack, rack_after=rack, end=after.end)
+    )
+
+
+def overtime_penalty(overtime_ms: int) -> int:
+    """Points lost for using ``overtime_ms`` milliseconds past a clock's end: 10 per
+    started minute (club play), 0 when the clock did not run out."""
+    if overtime_ms <= 0:
+        return 0
+    return 10 * -(-overtime_ms // 60_000)
+
+
+def penalize(state: GameState, seat: int, points: int) -> Played:
+    """Take a time penalty of ``points`` (> 0) off ``seat``'s score, during the game or
+    once it is over (the final scores and the winner follow). The caller's clock
+    decides it (see :func:`overtime_penalty`). Raises ``IllegalMove(bad_penalty)``."""
+    if not 0 <= seat < state.players:
+        raise ValueError(f"no seat {seat} in a {state.players}-player game")
+    if points <= 0:
+        raise IllegalMove(errors.BAD_PENALTY, "A time penalty takes off a positive number of points.")
+    scores = list(state.scores)
+    scores[seat] -= points
+    penalties = list(state.penalties or (0,) * state.players)
+    penalties[seat] += points
+    end = state.end
+    if end is not None:
+        final = tuple(scores)
+        end = replace(end, final_scores=final, winner=decide_winner(final, end.reason, end.seat))
+    after = replace(
+        state,
+        scores=tuple(scores),
+        penalties=tuple(penalties),
+        end=end,
+        moves_played=state.moves_played + 1,
+    )
+    rack = state.racks[seat]
+    record = MoveRecord(kind="penalty", seat=seat, score=-points, rack_before=rack, rack_after=rack, end=end)
+    return Played(after, record)
+
+
 def exchange(state: GameState, seat: int, tiles: Sequence[str], rng: random.Random) -> Played:
     """Return ``tiles`` (letters, ``?`` for a blank) to the bag and draw as many.
 
@@ -327,6 +574,8 @@ def exchange(state: GameState, seat: int, tiles: Sequence[str], rng: random.Rand
     fewer tiles than exchanged, or fewer than the rules' minimum).
     """
     _check_can_act(state, seat)
+    _check_window(state)
+    state = _close_window(state)
     tileset = state.tileset
     returned = tuple(tiles)
     if not 1 <= len(returned) <= tileset.rack_size:
@@ -367,8 +616,11 @@ def exchange(state: GameState, seat: int, tiles: Sequence[str], rng: random.Rand
 
 
 def pass_turn(state: GameState, seat: int) -> Played:
-    """Pass: the turn goes to the next seat; counts as a scoreless turn."""
+    """Pass: the turn goes to the next seat; counts as a scoreless turn (a play still
+    pending is accepted first)."""
     _check_can_act(state, seat)
+    _check_window(state)
+    state = _close_window(state)
     rack = state.racks[seat]
     after = replace(
         state,
@@ -382,6 +634,8 @@ def pass_turn(state: GameState, seat: int) -> Played:
 
 def _give_up(state: GameState, seat: int, reason: Literal["resign", "timeout"]) -> Played:
     rack = state.racks[seat]
+    # A play still pending stands: giving up is not a challenge.
+    state = replace(state, pending=None)
     after = _finish(replace(state, moves_played=state.moves_played + 1), reason, seat, [0] * state.players)
     return Played(after, MoveRecord(kind=reason, seat=seat, rack_before=rack, rack_after=rack, end=after.end))
 
@@ -396,8 +650,14 @@ def resign(state: GameState, seat: int) -> Played:
 def timeout(state: GameState, seat: int) -> Played:
     """End the game because ``seat`` did not act in time on their turn; it counts as a
     resignation. The caller decides, from its own clock, that the time is up. Raises
-    ``IllegalMove`` (``game_over``, or ``not_your_turn`` if it is not that seat's turn)."""
+    ``IllegalMove`` (``game_over``, or ``not_your_turn`` if it is not that seat's turn).
+
+    In the challenge window of the game's last play, the time running out accepts the
+    play (an ``accept`` record): the game ends as scored, and no one loses on time.
+    """
     _check_can_act(state, seat)
+    if state.pending is not None and state.pending.final:
+        return accept(state, seat)
     return _give_up(state, seat, "timeout")
 
 

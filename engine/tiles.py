@@ -2,7 +2,9 @@
 
 The tables are data, kept in one file, ``engine/data/tilesets.json``: one object per
 tile set, keyed by its code (``en``, ``en-GB``, ``es``, ``it``, ``pt-BR``, ``de``,
-``fr``, plus ``en-scrabble``, the classic configuration used as a second test case).
+``fr``, plus the classic sets ``en-scrabble``, ``it-scrabble``, ``pt-BR-scrabble``,
+``de-scrabble`` and ``fr-scrabble``, which the classic rules preset plays with: see
+``engine.state.preset``).
 Each object gives ``alphabet`` (letters in display order), ``tiles`` (per letter a
 ``count`` and a ``value``), ``blanks``, ``rack_size``, ``bingo_bonus``,
 ``blank_can_represent`` and optionally ``exchange_min_bag`` and ``board`` (the default

@@ -13,7 +13,7 @@ deadline); :class:`Computer` for a computer seat.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.actions import ENGINE_ACTION_KINDS, EngineAction, Exchange, Pass, Play, Resign, Timeout
 
@@ -56,6 +56,11 @@ Action = EngineAction | SiteAction
 SITE_ACTION_KINDS: tuple[str, ...] = (Deal.kind, Accept.kind, Decline.kind, BuyExtra.kind)
 ACTION_KINDS: tuple[str, ...] = ENGINE_ACTION_KINDS + SITE_ACTION_KINDS
 
+#: Kinds of action that change nothing another player's action depends on (the board,
+#: the racks, the scores, the turn, the status): they move the game's version on, so
+#: every screen hears of them, but never make another action stale (``Game.act``).
+BESIDE_THE_BOARD = frozenset({BuyExtra.kind})
+
 
 @dataclass(frozen=True, slots=True)
 class System:
@@ -78,15 +83,9 @@ class Computer:
         return f"computer (seat {self.seat})"
 
 
-def actor_user_id(actor: Any) -> int | None:
-    """The user behind ``actor``, or None for the system and the computer."""
-    if isinstance(actor, System | Computer):
-        return None
-    return actor.pk if getattr(actor, "is_authenticated", False) else None
-
-
 __all__ = [
     "ACTION_KINDS",
+    "BESIDE_THE_BOARD",
     "SITE_ACTION_KINDS",
     "SYSTEM",
     "Accept",
@@ -103,5 +102,4 @@ __all__ = [
     "SiteAction",
     "System",
     "Timeout",
-    "actor_user_id",
 ]

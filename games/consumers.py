@@ -1,70 +1,21 @@
-"""WebSocket consumers: they authorise, join a group and turn group events into the
-partials their own viewer may see (STYLE.md 3.7). No game logic, no writes."""
+"""WebSocket consumers: they authorise, join a group, send a snapshot and hand group
+events to ``games.live``, which works out what their own viewer may see (STYLE.md 3.7).
+No game logic, no writes, no rendering of their own."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-import time
-from collections import Counter, OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.utils import translation
 
 from accounts.consumers import viewer_language
-from games import realtime, rendering
+from games import live, realtime, rendering
 from games.models import Game
+from games.pov import Pov
 
-#: Renders for sockets run on these threads. ``database_sync_to_async`` would run them
-#: all on the process's one thread for consumers' synchronous code (HTTP requests get a
-#: thread each, consumers share one): a render spends much of its time waiting for
-#: PostgreSQL, and on one thread those waits queue behind each other. Each thread holds a
-#: pooled database connection only while it renders (``DB_POOL_MAX_SIZE`` bounds all).
-RENDER_THREADS = 4
-render_threads = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
-
-R = TypeVar("R")
-
-
-def off_thread(function: Callable[..., R]) -> Callable[..., Any]:
-    """``function`` run on a render thread (database connections closed after, as
-    ``database_sync_to_async`` does)."""
-    return database_sync_to_async(function, thread_sensitive=False, executor=render_threads)
-
-
-def in_language(language: str, render: Callable[..., str]) -> Callable[..., str]:
-    """``render`` run with ``language`` active (it runs in a worker thread, where no
-    middleware has activated one)."""
-
-    def rendered(*args: Any) -> str:
-        with translation.override(language):
-            return render(*args)
-
-    return rendered
-
-
-#: A client may ask for a fresh snapshot at most this often; more is ignored, so a
-#: misbehaving client cannot make the server re-render in a loop.
-RESYNC_INTERVAL = 1.0
-
-
-def client_message(text_data: str | None) -> str:
-    """What a client asks for: ``resync`` (a full snapshot), ``check`` (what changed since
-    this socket's last frame, nothing when it is current), or "" (anything else)."""
-    try:
-        message = json.loads(text_data or "")
-    except ValueError:
-        return ""
-    if not isinstance(message, dict):
-        return ""
-    if message.get("type") == "resync" or "resync" in message:
-        return "resync"
-    return "check" if message.get("type") == "check" else ""
+#: A group event, as the channel layer hands it over.
+Event = dict[str, object]
 
 
 class ViewerConsumer(AsyncWebsocketConsumer):
@@ -79,10 +30,13 @@ class ViewerConsumer(AsyncWebsocketConsumer):
     async def push(self) -> None:
         raise NotImplementedError
 
-    async def render(self, fragment: Callable[..., str], *args: Any) -> str:
+    def viewer_language(self) -> str:
         if not self.language:
             self.language = viewer_language(self.scope)
-        return await off_thread(in_language(self.language, fragment))(*args)
+        return self.language
+
+    async def render(self, fragment: Callable[..., str], *args: object) -> str:
+        return await live.off_thread(live.in_language(self.viewer_language(), fragment))(*args)
 
     async def disconnect(self, code: int) -> None:
         if self.group:
@@ -91,8 +45,9 @@ class ViewerConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The messages a client may send, each at most once per ``RESYNC_INTERVAL``:
         ``{"type": "resync"}`` and ``{"type": "check"}`` (:func:`client_message`)."""
-        asked = client_message(text_data)
-        if asked and self.resync_allowed():
+        asked = live.client_message(text_data)
+        if asked and (now := live.may_ask(self.last_resync)) is not None:
+            self.last_resync = now
             await (self.push() if asked == "resync" else self.check())
 
     async def check(self) -> None:
@@ -100,183 +55,69 @@ class ViewerConsumer(AsyncWebsocketConsumer):
         of what they sent, so the full snapshot (only the game page sends ``check``)."""
         await self.push()
 
-    def resync_allowed(self) -> bool:
-        now = time.monotonic()
-        if now - self.last_resync < RESYNC_INTERVAL:
-            return False
-        self.last_resync = now
-        return True
-
-
-PushKey = tuple[int, str, str, int | None, int | None]
-
-
-class SharedPushes:
-    """One process's game pushes, rendered once for all its sockets that see the same
-    thing (issue 14, point 2): per change, one render per seated player and one per
-    interface language for all spectators (``rendering.viewer_kind``), however many
-    sockets there are; and the players' renders first.
-
-    A render is keyed by (game, viewer kind, language, version the socket shows, version
-    the event announced) and shared while it runs and for the next ``KEEP`` changes, so
-    sockets handling the same event never render it twice. Snapshots on connect and
-    resync (event version None) are only shared while they run, so none is stale.
-
-    Players first: a spectator's socket waits (at most ``PLAYERS_FIRST_WAIT`` seconds)
-    until every seated player's socket in this process has handled the change, so a
-    crowd of spectators never delays the opponent."""
-
-    KEEP = 256
-    PLAYERS_FIRST_WAIT = 0.3
-
-    def __init__(self) -> None:
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.renders: OrderedDict[PushKey, asyncio.Future[tuple[str, rendering.Shown]]] = OrderedDict()
-        self.players: Counter[int] = Counter()  # game id -> seated players' sockets here
-        self.handled: OrderedDict[tuple[int, int], tuple[list[int], asyncio.Event]] = OrderedDict()
-        self.count = 0  # renders started (what the tests and the benchmark look at)
-
-    def _here(self) -> None:
-        """Futures and events belong to one event loop (tests run one per test)."""
-        loop = asyncio.get_running_loop()
-        if loop is not self.loop:
-            self.loop = loop
-            self.renders.clear()
-            self.handled.clear()
-            self.players.clear()
-
-    async def push(
-        self,
-        game_id: int,
-        kind: str,
-        language: str,
-        viewer: Any,
-        since: rendering.Shown | None,
-        version: int | None,
-    ) -> tuple[str, rendering.Shown]:
-        self._here()
-        key: PushKey = (game_id, kind, language, since.version if since else None, version)
-        render = self.renders.get(key)
-        if render is None:
-
-            def run() -> tuple[str, rendering.Shown]:
-                with translation.override(language):
-                    return rendering.shared_push(game_id, viewer, since, version)
-
-            self.count += 1
-            render = asyncio.ensure_future(off_thread(run)())
-            self.renders[key] = render
-            render.add_done_callback(lambda done: self._settled(key, done, keep=version is not None))
-        html, shown = await asyncio.shield(render)
-        return rendering.with_action_id(html), shown
-
-    def _settled(self, key: PushKey, render: asyncio.Future[Any], *, keep: bool) -> None:
-        if not keep or render.cancelled() or render.exception() is not None:
-            if self.renders.get(key) is render:
-                del self.renders[key]
-            return
-        while len(self.renders) > self.KEEP:
-            self.renders.popitem(last=False)
-
-    def _turn(self, game_id: int, version: int) -> tuple[list[int], asyncio.Event]:
-        turn = self.handled.get((game_id, version))
-        if turn is None:
-            turn = self.handled[(game_id, version)] = ([0], asyncio.Event())
-            while len(self.handled) > self.KEEP:
-                self.handled.popitem(last=False)
-        return turn
-
-    def player_joined(self, game_id: int, delta: int) -> None:
-        self._here()
-        self.players[game_id] += delta
-        if self.players[game_id] <= 0:
-            del self.players[game_id]
-
-    def player_handled(self, game_id: int, version: int) -> None:
-        done, event = self._turn(game_id, version)
-        done[0] += 1
-        if done[0] >= self.players[game_id]:
-            event.set()
-
-    async def after_players(self, game_id: int, version: int) -> None:
-        if not self.players[game_id]:
-            return
-        _done, event = self._turn(game_id, version)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), self.PLAYERS_FIRST_WAIT)
-
-
-shared_pushes = SharedPushes()
-
-
-def is_seat(kind: str) -> bool:
-    return kind.startswith("seat-")
-
 
 class GameConsumer(ViewerConsumer):
     """``/ws/games/<id>/``: the live game for one viewer (player or spectator).
 
-    It remembers what it last sent (``shown``), so that after a change it sends only
-    what changed when the viewer's page is exactly one version behind, and the full
-    snapshot on connect, on ``resync`` and whenever a version was skipped."""
+    Who the viewer is to the game (``pov``) is resolved once, on connect; each render
+    hands back the point of view it used (``games.live`` resolves it again only while
+    the game's seats may still change). It remembers what it last sent (``shown``), so
+    that after a change it sends only what changed when the page is exactly one version
+    behind, and the full snapshot on connect, on ``resync`` and when a version was
+    skipped."""
 
     game_id: int
-    shown: rendering.Shown | None = None
-    kind: str = ""  # rendering.viewer_kind: who else sees exactly what this viewer sees
-    kind_fixed: bool = False
-    counted: bool = False  # counted in shared_pushes.players
+    pov: Pov
+    shown: live.Shown | None = None
+    counted: bool = False  # counted in live.shared_pushes.players
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        user = self.scope.get("user")
-        if not await Game.objects.watchable_by(user).filter(pk=self.game_id).aexists():
+        pov = await database_sync_to_async(live.watched_pov)(self.game_id, self.scope.get("user"))
+        if pov is None:
             await self.close()
             return
+        self.take(pov)
         self.group = realtime.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
 
+    def take(self, pov: Pov) -> None:
+        """Keep ``pov``, counting this socket among the game's seated players' here."""
+        self.pov = pov
+        if pov.is_player != self.counted:
+            self.counted = pov.is_player
+            live.shared_pushes.player_joined(self.game_id, 1 if self.counted else -1)
+
     async def disconnect(self, code: int) -> None:
         if self.counted:
-            shared_pushes.player_joined(self.game_id, -1)
+            live.shared_pushes.player_joined(self.game_id, -1)
             self.counted = False
         await super().disconnect(code)
 
-    async def viewer_kind(self) -> str:
-        """This viewer's kind, looked up again until the game has started."""
-        if not self.kind_fixed:
-            self.kind, self.kind_fixed = await database_sync_to_async(rendering.viewer_kind)(
-                self.game_id, self.scope.get("user")
-            )
-            if is_seat(self.kind) != self.counted:
-                self.counted = is_seat(self.kind)
-                shared_pushes.player_joined(self.game_id, 1 if self.counted else -1)
-        return self.kind
-
-    async def game_changed(self, event: dict[str, Any]) -> None:
+    async def game_changed(self, event: Event) -> None:
         version = event.get("version")
-        kind = await self.viewer_kind()
         if not isinstance(version, int):
             await self.send_update(self.shown, None)
-        elif is_seat(kind):
+        elif self.pov.is_player:
             try:
                 await self.send_update(self.shown, version)
             finally:
-                shared_pushes.player_handled(self.game_id, version)
+                live.shared_pushes.player_handled(self.game_id, version)
         else:
-            await shared_pushes.after_players(self.game_id, version)
+            await live.shared_pushes.after_players(self.game_id, version)
             await self.send_update(self.shown, version)
 
-    async def chat_posted(self, event: dict[str, Any]) -> None:
-        if not is_seat(await self.viewer_kind()):
+    async def chat_posted(self, event: Event) -> None:
+        if not self.pov.is_player:
             return  # chat is for the players only: nothing to render
-        html = await self.render(rendering.chat_fragment, self.game_id, self.scope["user"])
+        html = await self.render(live.chat_fragment, self.game_id, self.pov)
         if html:
             await self.send(text_data=html)
 
-    async def analysis_ready(self, event: dict[str, Any]) -> None:
+    async def analysis_ready(self, event: Event) -> None:
         # The game-over panel links to the analysis once it is there.
         await self.push()
 
@@ -287,32 +128,22 @@ class GameConsumer(ViewerConsumer):
     async def check(self) -> None:
         """The game as it is now, from what this socket sent last: nothing when that is
         this version, a delta when the game moved on by one, else the snapshot (a task
-        worker's change whose live update did not reach this process). The client's
-        ``version`` is not needed: the socket's own record says what the page was sent.
-        The version alone is read first: a check that finds nothing costs one small
-        query, and one that finds a change renders it as a push of that version does
-        (one read and render per version and kind of viewer, shared)."""
+        worker's change whose live update did not reach this process). The version alone
+        is read first: a check that finds nothing costs one small query."""
         now = await Game.objects.filter(pk=self.game_id).values_list("version", flat=True).afirst()
         if self.shown is not None and now == self.shown.version:
             return
         await self.send_update(self.shown, now)
 
-    async def send_update(self, since: rendering.Shown | None, version: int | None) -> None:
+    async def send_update(self, since: live.Shown | None, version: int | None) -> None:
         # Handlers run one at a time per connection, so ``shown`` is always what this
-        # socket sent last.
-        html, self.shown = await self.render_push(since, version)
-        if html:
-            await self.send(text_data=html)
-
-    async def render_push(
-        self, since: rendering.Shown | None, version: int | None
-    ) -> tuple[str, rendering.Shown]:
-        """Rendered once for every socket of this process showing the same kind of
-        viewer, language and version (``SharedPushes``)."""
-        if not self.language:
-            self.language = viewer_language(self.scope)
-        kind = await self.viewer_kind()
-        return await shared_pushes.push(self.game_id, kind, self.language, self.scope["user"], since, version)
+        # socket sent last. Rendered once for every socket of this process showing the
+        # same kind of viewer, language and version (``live.SharedPushes``).
+        pushed = await live.shared_pushes.push(self.game_id, self.pov, self.viewer_language(), since, version)
+        self.shown = pushed.shown
+        self.take(pushed.pov)
+        if pushed.html:
+            await self.send(text_data=pushed.html)
 
 
 class AnalysisConsumer(ViewerConsumer):
@@ -323,11 +154,8 @@ class AnalysisConsumer(ViewerConsumer):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         user = self.scope.get("user")
-        if (
-            not await Game.objects.watchable_by(user)
-            .filter(pk=self.game_id, status=Game.Status.FINISHED)
-            .aexists()
-        ):
+        watchable = Game.objects.watchable_by(user).filter(pk=self.game_id, status=Game.Status.FINISHED)
+        if not await watchable.aexists():
             await self.close()
             return
         self.group = realtime.game_group(self.game_id)
@@ -335,18 +163,17 @@ class AnalysisConsumer(ViewerConsumer):
         await self.accept()
         await self.push()
 
-    async def analysis_ready(self, event: dict[str, Any]) -> None:
+    async def analysis_ready(self, event: Event) -> None:
         await self.push()
 
-    async def game_changed(self, event: dict[str, Any]) -> None:
+    async def game_changed(self, event: Event) -> None:
         """A finished game changes no more; nothing to show."""
 
-    async def chat_posted(self, event: dict[str, Any]) -> None:
+    async def chat_posted(self, event: Event) -> None:
         """Chat is not part of the analysis page."""
 
     async def push(self) -> None:
-        html = await self.render(rendering.analysis_fragment, self.game_id, self.scope["user"])
-        await self.send(text_data=html)
+        await self.send(text_data=await self.render(rendering.analysis_fragment, self.game_id))
 
 
 class LobbyConsumer(ViewerConsumer):
@@ -362,9 +189,8 @@ class LobbyConsumer(ViewerConsumer):
         await self.accept()
         await self.push()
 
-    async def lobby_changed(self, event: dict[str, Any]) -> None:
+    async def lobby_changed(self, event: Event) -> None:
         await self.push()
 
     async def push(self) -> None:
-        html = await self.render(rendering.lobby_fragment, self.scope["user"])
-        await self.send(text_data=html)
+        await self.send(text_data=await self.render(rendering.lobby_fragment, self.scope["user"]))

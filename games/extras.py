@@ -131,6 +131,10 @@ def tile_bag(state: engine.GameState, seat: int) -> TileBag:
     return TileBag(unseen=unseen, in_bag=len(state.bag))
 
 
+#: A play as ``games.analysis.describe`` writes it (tiles, words, score, position).
+Described = dict[str, Any]
+
+
 @dataclass(frozen=True, slots=True)
 class Hindsight:
     """The best play ``rack`` allowed on ``board`` (the position before move ``number``)."""
@@ -138,8 +142,8 @@ class Hindsight:
     number: int
     board: tuple[str, ...]
     rack: str
-    best: dict[str, Any] | None
-    played: dict[str, Any]
+    best: Described | None
+    played: Described
 
 
 def hindsight(
@@ -147,7 +151,7 @@ def hindsight(
     number: int,
     board: tuple[str, ...],
     rack: str,
-    played: dict[str, Any],
+    played: Described,
     language: str,
     lexicon: engine.Lexicon,
 ) -> Hindsight:

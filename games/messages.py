@@ -33,6 +33,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     errors.EXCHANGE_COUNT_INVALID: _("Choose between one and seven tiles to swap."),
     # The site (games.models.GameError and the forms).
     "game_moved_on": _("The game moved on: your opponent played first. Have a look and try again."),
+    "game_changed": _("The game changed meanwhile. Have a look and try again."),
     "already_moved": _(
         "You already moved in this game from another tab or window (or this was sent twice). "
         "Here is the game as it is now."

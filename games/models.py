@@ -36,6 +36,8 @@ from engine.errors import GAME_OVER
 from engine.lexicon import Lexicon
 from games import extras, realtime, rules
 from games.actions import (
+    BESIDE_THE_BOARD,
+    ENGINE_ACTION_KINDS,
     SYSTEM,
     Accept,
     Action,
@@ -48,8 +50,8 @@ from games.actions import (
     Play,
     Resign,
     Timeout,
-    actor_user_id,
 )
+from games.pov import Pov, resolve
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -71,6 +73,14 @@ class GameMovedOn(GameError):
         super().__init__(code)
 
 
+class GameChanged(GameMovedOn):
+    """The client acted on an old version because the game changed without a move (a
+    resignation, a lapsed turn, an invitation answered): nobody "played first"."""
+
+    def __init__(self) -> None:
+        super().__init__("game_changed")
+
+
 class AlreadyMoved(GameMovedOn):
     """The client acted on an old version because the same player already acted from
     another tab or window (or a retry carried a new id): not the opponent's doing."""
@@ -78,6 +88,11 @@ class AlreadyMoved(GameMovedOn):
     def __init__(self) -> None:
         super().__init__("already_moved")
 
+
+#: The kinds of action that are a player's move (a play, an exchange, a pass, a
+#: resignation): a client whose version they made stale hears "the game moved on".
+ENGINE_MOVE_KINDS = frozenset({Play.kind, Exchange.kind, Pass.kind, Resign.kind})
+assert set(ENGINE_ACTION_KINDS) >= ENGINE_MOVE_KINDS
 
 #: Refusal codes that are the engine's own (raised as ``IllegalMove`` like the engine would).
 ENGINE_REFUSALS = frozenset({errors.NOT_YOUR_TURN, errors.GAME_OVER})
@@ -214,6 +229,15 @@ class GameQuerySet(models.QuerySet["Game"]):
         own = Q(pk__in=Seat.objects.filter(user=user).values("game_id")) | Q(created_by=user)
         return self.filter(own | public)
 
+    def mine(self, user: Any) -> GameQuerySet:
+        """``user``'s games as the API lists them: seated in them (invitations included)
+        or their own open seeks, with the creator and the seats read."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        seated = Seat.objects.filter(user=user).values("game_id")
+        mine = Q(pk__in=seated) | Q(created_by=user, status=Game.Status.OPEN)
+        return self.filter(mine).select_related("created_by").with_seats()
+
     def active_for(self, user: Any) -> GameQuerySet:
         """What counts against ``MAX_ACTIVE_GAMES``: what ``user`` took on (games on,
         invitations they sent, their open seeks). Invitations they received and have not
@@ -332,13 +356,14 @@ class Game(models.Model):
         """Seats in index order (uses a prefetch when there is one)."""
         return sorted(self.seats.all(), key=lambda s: s.index)
 
-    def seat_of(self, user: Any) -> int | None:
-        if not getattr(user, "is_authenticated", False):
-            return None
-        for seat in self.seat_list():
-            if seat.user_id == user.pk:
-                return seat.index
-        return None
+    def pov(self, actor: object) -> Pov:
+        """Who ``actor`` (a user, ``SYSTEM``, ``Computer(seat)``) is to this game now
+        (``games.pov``: the one place that works it out)."""
+        return resolve(self, actor)
+
+    def seat_of(self, user: object) -> int | None:
+        """The seat ``user`` holds, if any (for callers that need nothing else)."""
+        return self.pov(user).seat if not isinstance(user, Pov) else user.seat
 
     def player_ids(self) -> list[int]:
         ids = {s.user_id for s in self.seat_list() if s.user_id is not None}
@@ -368,11 +393,11 @@ class Game(models.Model):
                 return seat
         return None
 
-    def preview(self, user: Any, placements: list[engine.Placement]) -> engine.Evaluation:
-        """Validate and score ``placements`` for ``user``'s rack on the current board
-        with the live lexicon, changing nothing (the free word-value preview). Raises
-        ``IllegalMove`` or ``GameError``; no lock, nothing saved."""
-        seat = self.seat_of(user)
+    def preview(self, pov: Pov, placements: list[engine.Placement]) -> engine.Evaluation:
+        """Validate and score ``placements`` for the rack of ``pov``'s seat on the current
+        board with the live lexicon, changing nothing (the free word-value preview).
+        Raises ``IllegalMove`` or ``GameError``; no lock, nothing saved."""
+        seat = pov.seat if pov.is_player else None
         if seat is None:
             raise GameError("not_a_player")
         if self.status != Game.Status.ACTIVE:
@@ -389,30 +414,35 @@ class Game(models.Model):
 
     # ----- the rule table ---------------------------------------------------------
 
-    def allowed_actions(self, actor: Any, *, now: datetime | None = None) -> frozenset[str]:
-        """The action kinds ``actor`` may take now (``games.rules``): what ``act`` checks,
-        and where the page's "may I play / resign / accept / cancel" flags come from."""
-        return rules.allowed_actions(self, actor, now or timezone.now())
+    def allowed_actions(self, actor: object, *, now: datetime | None = None) -> frozenset[str]:
+        """The action kinds ``actor`` (or a ``Pov``) may take now (``games.rules``): what
+        ``act`` checks, and where the page's "may I play / resign / accept / cancel"
+        flags come from."""
+        pov = actor if isinstance(actor, Pov) else self.pov(actor)
+        return rules.allowed_actions(self, pov, now or timezone.now())
 
     # ----- the one transition path ------------------------------------------------
 
     def act(
         self,
-        actor: Any,
+        actor: object,
         action: Action,
         *,
         version: int | None,
         action_id: str = "",
         now: datetime | None = None,
     ) -> GameAction:
-        """Apply ``action`` for ``actor`` (a user, ``SYSTEM`` or ``Computer(seat)``): the
-        only way a game changes. Opens a transaction and, in this order:
+        """Apply ``action`` for ``actor`` (a ``Pov`` the caller resolved, or a user,
+        ``SYSTEM`` or ``Computer(seat)`` resolved here): the only way a game changes.
+        Opens a transaction and, in this order:
 
         1. locks the game row (``select_for_update``; on SQLite the IMMEDIATE transaction
            serialises writers). Any user row is locked after it, never before;
         2. a known ``action_id`` returns the record of what it did the first time;
-        3. a missing or stale ``version`` is refused (``GameMovedOn``, or
-           ``AlreadyMoved`` when the actor's own action from elsewhere moved it on);
+        3. a missing or stale ``version`` is refused (:meth:`_stale`). Stale means that a
+           change the client could not have seen touched the board, a rack, the scores,
+           the turn or the status: changes beside the board (an extra bought) move the
+           version on, for every screen, but stale nobody's next action;
         4. the rule table (``games.rules``) says whether this actor may act now;
         5. the action is applied (the engine checks its own rules);
         6. the game is saved with ``version + 1`` and the action recorded;
@@ -431,19 +461,21 @@ class Game(models.Model):
                 return done
             if version is None:
                 raise GameError("missing_version")
-            if version != game.version:
-                raise game._stale(actor, version)
-            if code := rules.refusal(game, actor, action, now):
+            pov = actor if isinstance(actor, Pov) and actor.holds_at(game.version, game.status) else None
+            pov = pov or resolve(game, actor.actor() if isinstance(actor, Pov) else actor)
+            if version != game.version and (stale := game._stale(pov, version)) is not None:
+                raise stale
+            if code := rules.refusal(game, pov, action, now):
                 raise refused(code)
-            move = game._apply(actor, action, now)
+            move = game._apply(pov, action, now)
             game.version += 1
             game.save()
             record = GameAction.objects.create(
                 game=game,
                 version=game.version,
                 kind=action.kind,
-                user_id=actor_user_id(actor),
-                seat=rules.actor_seat(game, actor),
+                user_id=pov.user_id,
+                seat=pov.seat,
                 action_id=action_id,
                 move=move,
             )
@@ -495,25 +527,25 @@ class Game(models.Model):
 
     # ----- applying each action (called by ``act`` with the row locked) -----------
 
-    def _apply(self, actor: Any, action: Action, now: datetime) -> Move | None:
+    def _apply(self, pov: Pov, action: Action, now: datetime) -> Move | None:
         match action:
             case Deal():
                 self._deal(action)
             case Accept():
-                self._accept(actor)
+                self._accept(pov)
             case Decline():
                 self.status = Game.Status.DECLINED
                 self.turn_seat = None
                 self.turn_deadline = None
             case BuyExtra():
-                self._buy_extra(actor, action)
+                self._buy_extra(pov, action)
             case _:
-                return self._apply_engine(actor, action, now)
+                return self._apply_engine(pov, action, now)
         return None
 
-    def _apply_engine(self, actor: Any, action: EngineAction, now: datetime) -> Move:
+    def _apply_engine(self, pov: Pov, action: EngineAction, now: datetime) -> Move:
         state = self.state_obj()
-        seat = state.turn if isinstance(action, Timeout) else rules.actor_seat(self, actor)
+        seat = state.turn if isinstance(action, Timeout) else pov.seat
         assert seat is not None, "the rule table lets only seated actors play"
         lexicon = self.lexicon() if isinstance(action, Play) else None
         played = engine_actions.apply(
@@ -549,13 +581,14 @@ class Game(models.Model):
             self._start_turn_clock(played.state, now)
         return move
 
-    def _buy_extra(self, user: Any, action: BuyExtra) -> None:
+    def _buy_extra(self, pov: Pov, action: BuyExtra) -> None:
         """Spend the extra's price and record the purchase for its period (the rule
         table has checked the period). The user row is locked after the game row."""
         from accounts.services import NotEnoughCoins, spend_coins
 
-        seat = rules.actor_seat(self, user)
+        seat, user = pov.seat, pov.user
         assert seat is not None, "the rule table lets only seated players buy"
+        assert user is not None, "the rule table lets only seated players buy"
         when = extras.period_now(self, action.extra, seat)
         assert when is not None, "the rule table lets players buy only in the extra's period"
         if ExtraPurchase.objects.filter(game=self, seat=seat, extra=action.extra, period=when).exists():
@@ -610,22 +643,35 @@ class Game(models.Model):
         if action.start:
             self._start_turn_clock(state, timezone.now())
 
-    def _accept(self, user: Any) -> None:
+    def _accept(self, pov: Pov) -> None:
         # Two invitations accepted at once must not both pass the limit (user row after
         # the game row: the lock order everywhere).
+        user = pov.user
+        assert user is not None, "the rule table lets only the invitee accept"
         lock_user(user)
         if Game.objects.active_for(user).exclude(pk=self.pk).count() >= settings.MAX_ACTIVE_GAMES:
             raise GameError("too_many_games")
         self.status = Game.Status.ACTIVE
         self._start_turn_clock(self.state_obj(), timezone.now())
 
-    def _stale(self, actor: Any, version: int) -> GameMovedOn:
-        """The refusal for a client at an old ``version``: did this actor's own action
-        (another tab, a retry with a new id) move the game on, or someone else's?"""
-        first = self.actions.filter(version__gt=version).order_by("version").first()
-        user_id = actor_user_id(actor)
-        if first is not None and user_id is not None and first.user_id == user_id:
+    def _stale(self, pov: Pov, version: int) -> GameMovedOn | None:
+        """The refusal for a client at ``version``, which is not the game's, or None when
+        every change since touched nothing the client's action depends on (extras bought:
+        ``BESIDE_THE_BOARD``). Refused: a version the game never had, or one behind a
+        change of the board, racks, scores, turn or status: "you already moved" when
+        that change was this actor's own (another tab, a retry with a new id), "the game
+        moved on" when someone else moved (or resigned), "the game changed" when nobody
+        did (a lapsed turn, an answered invitation)."""
+        since = self.actions.filter(version__gt=version).order_by("version").values_list("kind", "user_id")
+        first = (
+            next((a for a in since if a[0] not in BESIDE_THE_BOARD), None) if version < self.version else None
+        )
+        if version < self.version and first is None:
+            return None
+        if first is not None and pov.user_id is not None and first[1] == pov.user_id:
             return AlreadyMoved()
+        if first is not None and first[0] not in ENGINE_MOVE_KINDS:
+            return GameChanged()
         return GameMovedOn()
 
     def _after_commit(self) -> None:
@@ -640,18 +686,19 @@ class Game(models.Model):
         run_followups(snapshot)
         transaction.on_commit(lambda: run_after_commit_hooks(snapshot))
 
-    def post_chat(self, user: Any, text: str) -> ChatMessage:
-        """A seated player says something. One insert, broadcast on commit; the game row
-        is not locked because chat does not change the game state or its version. At most
-        ``CHAT_LINES_PER_MINUTE`` lines a minute per player, in all games together
-        (``chat_too_fast``; the shared limiter, which lets chat through if the cache is
-        down)."""
-        if self.seat_of(user) is None:
+    def post_chat(self, author: object, text: str) -> ChatMessage:
+        """A seated player (a user, or who they are to this game: ``Pov``) says something.
+        One insert, broadcast on commit; the game row is not locked because chat does not
+        change the game state or its version. At most ``CHAT_LINES_PER_MINUTE`` lines a
+        minute per player, in all games together (``chat_too_fast``; the shared limiter,
+        which lets chat through if the cache is down)."""
+        pov = author if isinstance(author, Pov) else self.pov(author)
+        if not pov.is_player or pov.user is None:
             raise GameError("not_a_player")
-        if not ratelimit.allow("chat", ratelimit.who(user), limit=settings.CHAT_LINES_PER_MINUTE):
+        if not ratelimit.allow("chat", ratelimit.who(pov.user), limit=settings.CHAT_LINES_PER_MINUTE):
             raise GameError("chat_too_fast")
         with transaction.atomic():
-            message = ChatMessage.objects.create(game=self, author=user, text=text.strip())
+            message = ChatMessage.objects.create(game=self, author=pov.user, text=text.strip())
             realtime.chat_posted(self.pk, message.pk)
         return message
 

@@ -6,40 +6,34 @@ table, so the two can never disagree. A rule returns None (allowed) or the code 
 the refusal (``games.messages`` has the sentence for each; ``not_your_turn`` and
 ``game_over`` are the engine's own codes).
 
-The game is passed in, never imported (``games.models`` imports this module). The
-engine still checks its own rules (tiles, words, bag) when the action is applied.
+Every rule takes who the actor is to the game as resolved once (``games.pov.Pov``):
+nothing here works a seat out again. The game is passed in, never imported
+(``games.models`` imports this module). The engine still checks its own rules (tiles,
+words, bag) when the action is applied.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from accounts.services import is_blocked, paused_seconds
 from engine import errors
 from games import extras
-from games.actions import ACTION_KINDS, Computer, System
+from games.actions import ACTION_KINDS, Action
+from games.pov import Pov
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 # Game statuses, as stored (``Game.Status``).
 INVITED, OPEN, ACTIVE, FINISHED, DECLINED = "invited", "open", "active", "finished", "declined"
 
-Rule = Callable[[Any, Any, "int | None", datetime], "str | None"]
+Rule = Callable[["Game", Pov, datetime], "str | None"]
 
 
-def actor_seat(game: Any, actor: Any) -> int | None:
-    """The seat ``actor`` plays in ``game``: a user's own seat, the computer's seat if it
-    really is a computer seat, None for the system or an outsider."""
-    if isinstance(actor, System):
-        return None
-    if isinstance(actor, Computer):
-        seat = next((s for s in game.seat_list() if s.index == actor.seat), None)
-        return actor.seat if seat is not None and seat.is_computer else None
-    seat_of: int | None = game.seat_of(actor)
-    return seat_of
-
-
-def _not_on(game: Any) -> str | None:
+def _not_on(game: Game) -> str | None:
     """Why nothing can be played in this game now, if anything."""
     if game.status in (INVITED, OPEN):
         return "not_started"
@@ -50,25 +44,25 @@ def _not_on(game: Any) -> str | None:
     return None
 
 
-def _on_turn(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+def _on_turn(game: Game, pov: Pov, now: datetime) -> str | None:
     """Play, exchange, pass: a seated player (or the computer) whose turn it is."""
-    if seat is None:
+    if pov.seat is None:
         return "not_a_player"
     if refused := _not_on(game):
         return refused
-    return None if game.turn_seat == seat else errors.NOT_YOUR_TURN
+    return None if game.turn_seat == pov.seat else errors.NOT_YOUR_TURN
 
 
-def _resign(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+def _resign(game: Game, pov: Pov, now: datetime) -> str | None:
     """Resign: a seated player, on either player's turn, while the game is on."""
-    if seat is None or isinstance(actor, Computer):
+    if not pov.is_player:
         return "not_a_player"
     return _not_on(game)
 
 
-def _timeout(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+def _timeout(game: Game, pov: Pov, now: datetime) -> str | None:
     """A lapsed deadline: only the system, only once the deadline has passed."""
-    if not isinstance(actor, System):
+    if not pov.is_system:
         return "not_allowed"
     if refused := _not_on(game):
         return refused
@@ -77,10 +71,11 @@ def _timeout(game: Any, actor: Any, seat: int | None, now: datetime) -> str | No
     return None
 
 
-def effective_deadline(game: Any, now: datetime) -> datetime:
+def effective_deadline(game: Game, now: datetime) -> datetime:
     """The turn deadline, moved later by the time the player to move spent on vacation
     during this turn (up to ``now``), in games whose clocks vacations pause."""
-    deadline: datetime = game.turn_deadline
+    deadline = game.turn_deadline
+    assert deadline is not None, "only a turn with a deadline lapses"
     if not game.vacation_pauses or game.turn_seat is None:
         return deadline
     started = deadline - timedelta(days=game.inactivity_days)
@@ -88,53 +83,50 @@ def effective_deadline(game: Any, now: datetime) -> datetime:
     return deadline + timedelta(seconds=paused)
 
 
-def _deal(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+def _deal(game: Game, pov: Pov, now: datetime) -> str | None:
     """The first deal: only the system, only on a game nobody has been dealt yet."""
-    if not isinstance(actor, System):
+    if not pov.is_system:
         return "not_allowed"
     if game.state or game.status not in (INVITED, OPEN):
         return "already_dealt"
     return None
 
 
-def _accept(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+def _accept(game: Game, pov: Pov, now: datetime) -> str | None:
     """Accept: the invitee of a pending invitation (not its creator)."""
-    user_id = getattr(actor, "pk", None)
-    if game.status != INVITED or seat is None or user_id is None or user_id == game.created_by_id:
+    if game.status != INVITED or not pov.is_player or pov.user_id == game.created_by_id:
         return "not_invited"
     # One of them blocked the other after the invitation was sent.
-    return "blocked" if is_blocked(game.created_by, actor) else None
+    return "blocked" if is_blocked(game.created_by, pov.user) else None
 
 
-def _decline(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+def _decline(game: Game, pov: Pov, now: datetime) -> str | None:
     """Decline: either side of a pending invitation, or the creator of an open seek."""
-    user_id = getattr(actor, "pk", None)
-    if user_id is None:
+    if pov.user_id is None:
         return "not_invited"
-    if game.status == INVITED and (seat is not None or user_id == game.created_by_id):
+    if game.status == INVITED and (pov.is_player or pov.user_id == game.created_by_id):
         return None
-    if game.status == OPEN and user_id == game.created_by_id:
+    if game.status == OPEN and pov.user_id == game.created_by_id:
         return None
     return "not_invited"
 
 
-def _buy_extra(game: Any, actor: Any, seat: int | None, now: datetime) -> str | None:
+def _buy_extra(game: Game, pov: Pov, now: datetime) -> str | None:
     """Buy an extra: a seated player (not the computer), in a game that allows extras,
     in the period the extra is for (``games.extras.period_now``; the kind of extra is
     checked by ``Game.act`` through :func:`extra_refusal`)."""
-    if seat is None or isinstance(actor, Computer):
+    if not pov.is_player:
         return "not_a_player"
     if refused := _not_on(game):
         return refused
     return None if game.extras_allowed else "extras_off"
 
 
-def extra_refusal(game: Any, actor: Any, extra: str) -> str | None:
-    """Why ``actor`` may not buy ``extra`` now (beyond :func:`_buy_extra`), or None."""
+def extra_refusal(game: Game, pov: Pov, extra: str) -> str | None:
+    """Why ``pov`` may not buy ``extra`` now (beyond :func:`_buy_extra`), or None."""
     if extra not in extras.EXTRAS:
         return "bad_extra"
-    seat = actor_seat(game, actor)
-    if seat is None or extras.period_now(game, extra, seat) is None:
+    if pov.seat is None or extras.period_now(game, extra, pov.seat) is None:
         return "extra_not_now"
     return None
 
@@ -153,17 +145,17 @@ RULES: dict[str, Rule] = {
 assert set(RULES) == set(ACTION_KINDS), "every action kind has exactly one rule"
 
 
-def refusal(game: Any, actor: Any, action: Any, now: datetime) -> str | None:
-    """Why ``actor`` may not take ``action`` on ``game`` now, or None."""
+def refusal(game: Game, pov: Pov, action: Action, now: datetime) -> str | None:
+    """Why ``pov`` may not take ``action`` on ``game`` now, or None."""
     rule = RULES.get(action.kind)
     if rule is None:
         return "not_allowed"
-    if refused := rule(game, actor, actor_seat(game, actor), now):
+    if refused := rule(game, pov, now):
         return refused
-    return extra_refusal(game, actor, action.extra) if action.kind == "buy_extra" else None
+    extra = getattr(action, "extra", None)
+    return extra_refusal(game, pov, extra) if isinstance(extra, str) else None
 
 
-def allowed_actions(game: Any, actor: Any, now: datetime) -> frozenset[str]:
-    """Every action kind ``actor`` may take on ``game`` now."""
-    seat = actor_seat(game, actor)
-    return frozenset(kind for kind, rule in RULES.items() if rule(game, actor, seat, now) is None)
+def allowed_actions(game: Game, pov: Pov, now: datetime) -> frozenset[str]:
+    """Every action kind ``pov`` may take on ``game`` now."""
+    return frozenset(kind for kind, rule in RULES.items() if rule(game, pov, now) is None)

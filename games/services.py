@@ -17,6 +17,7 @@ from accounts.services import blocked_ids, is_blocked
 from games import extras, realtime
 from games.actions import SYSTEM, BuyExtra, Deal
 from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
+from games.pov import Pov
 
 
 def inactivity_days(mode: str) -> int:
@@ -221,13 +222,15 @@ def _join_or_open_seek(
     return seek
 
 
-def rematch(*, game: Game, user: Any) -> Game:
+def rematch(*, game: Game, user: object) -> Game:
     """A new game between the same players, in the same language; whoever did not move
     first this time moves first. For a computer game it starts at once; otherwise it is
     an invitation to the other player. If either player already asked for a rematch of
-    ``game``, that game is returned instead of a second one."""
-    seat = game.seat_of(user)
-    if seat is None:
+    ``game``, that game is returned instead of a second one. ``user``: the player, or who
+    they are to ``game`` (``Pov``)."""
+    pov = user if isinstance(user, Pov) else game.pov(user)
+    seat, user = pov.seat, pov.user
+    if not pov.is_player or seat is None or user is None:
         raise GameError("not_a_player")
     if game.status != Game.Status.FINISHED:
         raise GameError("rematch_not_finished")
@@ -306,27 +309,29 @@ def count_finished_games_with_word(language: str, word: str) -> int:
 
 
 def buy_extra(
-    *, game: Game, user: Any, extra: str, version: int | None, action_id: str = ""
+    *, game: Game, user: object, extra: str, version: int | None, action_id: str = ""
 ) -> ExtraPurchase:
     """Buy ``extra`` for its period through the game's one path (``BuyExtra``), or return
     the purchase already made in this period at no charge. Raises ``GameError`` (not
-    enough coins, not the period, extras off, game over...) with nothing changed."""
-    bought = current_purchase(game, user, extra)
+    enough coins, not the period, extras off, game over...) with nothing changed.
+    ``user``: the buyer, or who they are to ``game`` (``Pov``)."""
+    pov = user if isinstance(user, Pov) else game.pov(user)
+    bought = current_purchase(game, pov, extra)
     if bought is not None:
         return bought
     try:
-        game.act(user, BuyExtra(extra), version=version, action_id=action_id)
+        game.act(pov, BuyExtra(extra), version=version, action_id=action_id)
     except GameError as exc:
         if exc.code != "already_bought":
             raise
-    bought = current_purchase(game, user, extra)
+    bought = current_purchase(game, pov, extra)
     assert bought is not None, "a purchase that went through is recorded"
     return bought
 
 
-def current_purchase(game: Game, user: Any, extra: str) -> ExtraPurchase | None:
-    """``user``'s purchase of ``extra`` for the period it is for now, if they made one."""
-    seat = game.seat_of(user)
+def current_purchase(game: Game, pov: Pov, extra: str) -> ExtraPurchase | None:
+    """The purchase of ``extra`` by ``pov``'s seat for the period it is for now, if any."""
+    seat = pov.seat if pov.is_player else None
     when = extras.period_now(game, extra, seat) if seat is not None and extra in extras.EXTRAS else None
     if seat is None or when is None:
         return None
@@ -334,15 +339,15 @@ def current_purchase(game: Game, user: Any, extra: str) -> ExtraPurchase | None:
 
 
 def preview(
-    *, game: Game, user: Any, placements: list[engine.Placement]
+    *, game: Game, pov: Pov, placements: list[engine.Placement]
 ) -> tuple[engine.Evaluation, extras.Strength | None]:
     """The free word-value preview of ``placements`` (``Game.preview``, which changes
-    nothing) and, when ``user`` bought word strength for this turn, how the play ranks
+    nothing) and, when ``pov`` bought word strength for this turn, how the play ranks
     among every legal play now (the scores are computed once per game version)."""
-    evaluation = game.preview(user, placements)
-    if current_purchase(game, user, extras.WORD_STRENGTH) is None:
+    evaluation = game.preview(pov, placements)
+    if current_purchase(game, pov, extras.WORD_STRENGTH) is None:
         return evaluation, None
-    seat = game.seat_of(user)
+    seat = pov.seat
     assert seat is not None, "Game.preview let only a seated player through"
     scores = extras.all_scores(game.pk, game.version, game.state_obj(), seat, game.lexicon())
     return evaluation, extras.strength(evaluation.score, scores)

@@ -99,7 +99,9 @@ def computer_turn(game_id: int, version: int) -> bool:
     if rest > 0:
         time.sleep(rest)
     try:
-        record = game.act(Computer(seat.index), action, version=version, action_id=f"computer:{version}")
+        record = game.act(
+            game.pov(Computer(seat.index)), action, version=version, action_id=f"computer:{version}"
+        )
     except GameMovedOn:
         return False
     return record.version == version + 1

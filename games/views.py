@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
@@ -18,7 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 import engine
 from dictionaries.definitions import meanings
 from dictionaries.models import language_name
-from games import rendering, services, study
+from games import live, rendering, services, study
 from games.actions import Accept, Action, BuyExtra, Decline, Pass, Resign
 from games.forms import (
     MAX_TILES_LENGTH,
@@ -30,8 +31,10 @@ from games.forms import (
     QuizAnswerForm,
     TilesForm,
 )
+from games.gameview import chat_lines, load_game
 from games.messages import error_message
 from games.models import Game, GameError, GameMovedOn, StudyItem
+from games.pov import Pov
 from games.records import gcg_text
 
 if TYPE_CHECKING:
@@ -49,17 +52,19 @@ GameView = Callable[..., HttpResponse]
 
 
 def game_view(*, seated: bool = False) -> Callable[[GameView], Callable[..., HttpResponse]]:
-    """Fetch the game the user may watch (404 otherwise, never revealing it exists);
-    with ``seated``, only its players may go on (403 with a sentence otherwise)."""
+    """Fetch the game the user may watch (404 otherwise, never revealing it exists) and
+    resolve once who the user is to it (``games.pov``), for the view and everything it
+    calls; with ``seated``, only its players may go on (403 with a sentence otherwise)."""
 
     def decorate(view: GameView) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def inner(request: AuthedRequest, game_id: int, **kwargs: Any) -> HttpResponse:
+        def inner(request: AuthedRequest, game_id: int, **kwargs: str) -> HttpResponse:
             games = Game.objects.watchable_by(request.user).with_seats()
             game = get_object_or_404(games, pk=game_id)
-            if seated and game.seat_of(request.user) is None:
+            pov = game.pov(request.user)
+            if seated and not pov.is_player:
                 return HttpResponseForbidden(error_message("not_a_player"))
-            return view(request, game, **kwargs)
+            return view(request, game, pov, **kwargs)
 
         return inner
 
@@ -70,21 +75,21 @@ def redirect_to(request: AuthedRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def refused(request: AuthedRequest, game: Game, errors: list[str], *, pending: str = "") -> HttpResponse:
+def refused(
+    request: AuthedRequest, game: Game, pov: Pov, errors: list[str], *, pending: str = ""
+) -> HttpResponse:
     """The move panel with the errors and the player's pending tiles; the board is
     left alone so the tiles stay where the player put them."""
     if not request.htmx:
         for error in errors:
             messages.error(request, error)
         return redirect("games:detail", game.pk)
-    context = rendering.game_context(
-        rendering.loaded_games.of_game(game), request.user, oob=True, form_errors=errors, pending=pending
-    )
-    return HttpResponse(rendering.render_partials(["move_panel"], context, request=request))
+    frame = rendering.Frame(oob=True, form_errors=tuple(errors), pending=pending, request=request)
+    return HttpResponse(rendering.render(["move_panel"], live.page_view(game, pov), frame))
 
 
 def act(
-    request: AuthedRequest, game: Game, action: Action, form: ActionForm, *, pending: str = ""
+    request: AuthedRequest, game: Game, pov: Pov, action: Action, form: ActionForm, *, pending: str = ""
 ) -> HttpResponse:
     """Apply ``action`` through ``Game.act`` and answer per the contract (§3): the
     snapshot when it was applied (or was a repeat), the move panel with the error when
@@ -92,28 +97,23 @@ def act(
     the client's version was stale. When the action moved the game on by exactly one
     version from the one the page showed, the answer is the delta from that version (as
     the live push is), not the whole page."""
-    errors: list[str] = []
-    before = rendering.before_action(game, request.user, action) if request.htmx else None
+    errors: tuple[str, ...] = ()
+    before = live.before_action(game, pov, action) if request.htmx else None
     try:
-        record = game.act(request.user, action, **form.action_fields())
-        if isinstance(before, Game) and record.version != before.version + 1:
-            # A repeat: what moved the game on since the page's version was not this
-            # action, so the page's version cannot be worked out from it (snapshot).
-            before = None
+        before = live.repeat_of(before, game.act(pov, action, **form.action_fields()).version)
     except GameMovedOn as exc:
-        errors = [error_message(exc.code)]
-        game = rendering.load_game(game.pk)  # as it is now
+        errors = (error_message(exc.code),)
+        game = load_game(game.pk)  # as it is now
     except engine.IllegalMove as exc:
-        return refused(request, game, [error_message(exc.code, words=exc.words)], pending=pending)
+        return refused(request, game, pov, [error_message(exc.code, words=exc.words)], pending=pending)
     except GameError as exc:
-        return refused(request, game, [error_message(exc.code)], pending=pending)
+        return refused(request, game, pov, [error_message(exc.code)], pending=pending)
     if not request.htmx:
         for error in errors:
             messages.error(request, error)
         return redirect("games:detail", game.pk)
-    return HttpResponse(
-        rendering.answer(game, request.user, before, request=request, form_errors=errors, pending=pending)
-    )
+    frame = rendering.Frame(oob=True, form_errors=errors, pending=pending, request=request)
+    return HttpResponse(live.answer(game, pov, before, frame))
 
 
 def pending_tiles(request: AuthedRequest) -> str:
@@ -124,7 +124,7 @@ def pending_tiles(request: AuthedRequest) -> str:
     return text if len(text) <= MAX_TILES_LENGTH else ""
 
 
-def form_errors(form: Any) -> list[str]:
+def form_errors(form: forms.BaseForm) -> list[str]:
     return [str(e) for field_errors in form.errors.values() for e in field_errors]
 
 
@@ -171,101 +171,100 @@ def new_game(request: AuthedRequest) -> HttpResponse:
 @require_GET
 @login_required
 @game_view()
-def detail(request: AuthedRequest, game: Game) -> HttpResponse:
-    return render(request, "games/game.html", rendering.game_context(game, request.user))
+def detail(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
+    return render(request, "games/game.html", rendering.game_context(live.page_view(game, pov)))
 
 
 @require_GET
 @login_required
 @game_view()
-def fragments(request: AuthedRequest, game: Game) -> HttpResponse:
-    return HttpResponse(rendering.fragments(game, request.user, request=request))
+def fragments(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
+    frame = rendering.Frame(oob=True, request=request)
+    return HttpResponse(live.snapshot(live.page_view(game, pov), frame))
 
 
 @require_POST
 @login_required
 @game_view(seated=True)
-def preview(request: AuthedRequest, game: Game) -> HttpResponse:
+def preview(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = TilesForm(request.POST)
     pending = pending_tiles(request)
     try:
         if not form.is_valid():
             raise GameError("bad_tiles")
-        evaluation, strength = services.preview(game=game, user=request.user, placements=form.placements())
+        evaluation, strength = services.preview(game=game, pov=pov, placements=form.placements())
         item = rendering.preview_item(evaluation, strength=strength)
     except engine.IllegalMove as exc:
         item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
     except GameError as exc:
         item = rendering.preview_item(error=error_message(exc.code))
-    context = rendering.game_context(
-        rendering.loaded_games.of_game(game), request.user, oob=True, preview=item, pending=pending
-    )
-    return HttpResponse(rendering.render_partials(["move_panel"], context, request=request))
+    frame = rendering.Frame(oob=True, preview=item, pending=pending, request=request)
+    return HttpResponse(rendering.render(["move_panel"], live.page_view(game, pov), frame))
 
 
 @require_POST
 @login_required
 @game_view(seated=True)
-def play(request: AuthedRequest, game: Game) -> HttpResponse:
+def play(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = MoveForm(request.POST)
     pending = pending_tiles(request)
     if not form.is_valid():
-        return refused(request, game, form_errors(form), pending=pending)
-    return act(request, game, form.action(), form, pending=pending)
+        return refused(request, game, pov, form_errors(form), pending=pending)
+    return act(request, game, pov, form.action(), form, pending=pending)
 
 
 @require_POST
 @login_required
 @game_view(seated=True)
-def exchange(request: AuthedRequest, game: Game) -> HttpResponse:
+def exchange(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = ExchangeForm(request.POST)
     if not form.is_valid():
-        return refused(request, game, form_errors(form))
-    return act(request, game, form.action(), form)
+        return refused(request, game, pov, form_errors(form))
+    return act(request, game, pov, form.action(), form)
 
 
 @require_POST
 @login_required
 @game_view(seated=True)
-def pass_turn(request: AuthedRequest, game: Game) -> HttpResponse:
+def pass_turn(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = ActionForm(request.POST)
     if not form.is_valid():
-        return refused(request, game, form_errors(form))
-    return act(request, game, Pass(), form)
+        return refused(request, game, pov, form_errors(form))
+    return act(request, game, pov, Pass(), form)
 
 
 @require_http_methods(["GET", "POST"])
 @login_required
 @game_view(seated=True)
-def resign(request: AuthedRequest, game: Game) -> HttpResponse:
+def resign(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = ActionForm(request.POST or None)
     confirmed = request.method == "POST" and request.POST.get("confirm") == "yes"
     if confirmed and not form.is_valid():
         # Confirmed, but with a bad version or action id: say what is wrong, not
         # "confirm that you want to resign" again.
-        return refused(request, game, form_errors(form))
+        return refused(request, game, pov, form_errors(form))
     if not confirmed:
         if request.htmx and request.method == "POST":
             return HttpResponseBadRequest(error_message("confirm_resign"))
-        return render(request, "games/resign.html", rendering.game_context(game, request.user))
-    return act(request, game, Resign(), form)
+        return render(request, "games/resign.html", rendering.game_context(live.page_view(game, pov)))
+    return act(request, game, pov, Resign(), form)
 
 
 @require_POST
 @login_required
 @game_view(seated=True)
-def accept(request: AuthedRequest, game: Game) -> HttpResponse:
+def accept(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = ActionForm(request.POST)
     if request.POST.get("from") != "lobby":
         if not form.is_valid():
-            return refused(request, game, form_errors(form))
-        return act(request, game, Accept(), form)
+            return refused(request, game, pov, form_errors(form))
+        return act(request, game, pov, Accept(), form)
     # From the lobby (whose pushed rows carry no CSRF token, so it posts with htmx):
     # open the game, or go back to the lobby with the reason.
     try:
         if not form.is_valid():
             raise GameError("missing_version")
-        game.act(request.user, Accept(), **form.action_fields())
+        game.act(pov, Accept(), **form.action_fields())
     except GameError as exc:
         messages.error(request, error_message(exc.code))
         return redirect_to(request, reverse("games:lobby"))
@@ -275,12 +274,12 @@ def accept(request: AuthedRequest, game: Game) -> HttpResponse:
 @require_POST
 @login_required
 @game_view(seated=False)
-def decline(request: AuthedRequest, game: Game) -> HttpResponse:
+def decline(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = ActionForm(request.POST)
     try:
         if not form.is_valid():
             raise GameError("missing_version")
-        game.act(request.user, Decline(), **form.action_fields())
+        game.act(pov, Decline(), **form.action_fields())
     except GameError as exc:
         return HttpResponseForbidden(error_message(exc.code))
     return redirect_to(request, reverse("games:lobby"))
@@ -289,17 +288,17 @@ def decline(request: AuthedRequest, game: Game) -> HttpResponse:
 @require_POST
 @login_required
 @game_view(seated=True)
-def buy(request: AuthedRequest, game: Game, extra: str) -> HttpResponse:
+def buy(request: AuthedRequest, game: Game, pov: Pov, extra: str) -> HttpResponse:
     form = ActionForm(request.POST)
     if not form.is_valid():
-        return refused(request, game, form_errors(form))
-    return act(request, game, BuyExtra(extra), form)
+        return refused(request, game, pov, form_errors(form))
+    return act(request, game, pov, BuyExtra(extra), form)
 
 
 @require_GET
 @login_required
 @game_view()
-def define(request: AuthedRequest, game: Game) -> HttpResponse:
+def define(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     """The meanings of a word of the game: ``?word=`` (the move log), or ``?row=&col=``
     (a tile tapped on the board: the words through that square)."""
     if "row" in request.GET:
@@ -313,9 +312,9 @@ def define(request: AuthedRequest, game: Game) -> HttpResponse:
 @require_POST
 @login_required
 @game_view(seated=True)
-def rematch(request: AuthedRequest, game: Game) -> HttpResponse:
+def rematch(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     try:
-        new = services.rematch(game=game, user=request.user)
+        new = services.rematch(game=game, user=pov)
     except GameError as exc:
         return HttpResponseForbidden(error_message(exc.code))
     return redirect_to(request, reverse("games:detail", args=[new.pk]))
@@ -324,23 +323,22 @@ def rematch(request: AuthedRequest, game: Game) -> HttpResponse:
 @require_POST
 @login_required
 @game_view(seated=True)
-def chat(request: AuthedRequest, game: Game) -> HttpResponse:
+def chat(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     form = ChatForm(request.POST)
     if form.is_valid():
         try:
-            game.post_chat(request.user, form.cleaned_data["text"])
+            game.post_chat(pov, form.cleaned_data["text"])
         except GameError as exc:  # too fast: the message says when to write again
             form.add_error(None, error_message(exc.code))
     if not request.htmx:
         return redirect("games:detail", game.pk)
-    context = rendering.chat_context(game, request.user, chat_form=form)
-    return HttpResponse(rendering.render_partials(["chat"], context, request=request))
+    return HttpResponse(rendering.chat_html(chat_lines(game.pk, pov), game.version, chat_form=form))
 
 
 @require_GET
 @login_required
 @game_view()
-def gcg(request: AuthedRequest, game: Game) -> HttpResponse:
+def gcg(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     # The record holds every rack: nobody gets it while the game is on.
     if not game.is_over:
         return HttpResponseForbidden(error_message("not_finished"))
@@ -352,8 +350,8 @@ def gcg(request: AuthedRequest, game: Game) -> HttpResponse:
 @require_GET
 @login_required
 @game_view()
-def replay(request: AuthedRequest, game: Game) -> HttpResponse:
-    context = rendering.replay_context(game, request.user, step_of(request))
+def replay(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
+    context = rendering.replay_context(game, step_of(request))
     return render(request, "games/_replay.html" if request.htmx else "games/replay.html", context)
 
 
@@ -367,10 +365,10 @@ def step_of(request: AuthedRequest) -> int | None:
 @require_GET
 @login_required
 @game_view()
-def analysis(request: AuthedRequest, game: Game) -> HttpResponse:
+def analysis(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     if not game.is_over:
         return HttpResponseForbidden(error_message("analysis_not_finished"))
-    context = rendering.analysis_context(game, request.user, step_of(request))
+    context = rendering.analysis_context(game, step_of(request))
     return render(request, "games/_replay.html" if request.htmx else "games/analysis.html", context)
 
 

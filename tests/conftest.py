@@ -113,9 +113,9 @@ def _default_interface_language() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _no_games_read_before() -> Iterator[None]:
-    """The process's cache of games read per version (games.rendering.loaded_games) is
+    """The process's cache of games read per version (games.live.loaded_games) is
     keyed by game id, and a rolled-back test's ids come again in the next test."""
-    from games.rendering import loaded_games
+    from games.live import loaded_games
 
     loaded_games.clear()
     yield

@@ -314,14 +314,14 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 # WhiteNoise serves static files from the Django process (nginx serves them first in the
 # deploy/ configuration). In production they are compressed and their names hashed by
-# collectstatic; in development and tests they come from the source folders as they are,
+# collectstatic, in the ES modules' imports too (wordgame/storage.py); in development and tests they come from the source folders as they are,
 # so nothing needs collecting.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "wordgame.storage.StaticFilesStorage"
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG

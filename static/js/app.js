@@ -6,1098 +6,788 @@
  * ("row,col,LETTER,b|n;..."), asks for the free preview, and lays them again after every
  * swap (HTTP responses and WebSocket pushes replace #board, #rack and #move-panel).
  * Placing works by drag and drop (pointer events, so touch too), tap-a-tile-then-a-square,
- * and the keyboard. It also handles the page title, notifications, live announcements,
- * the phone tabs, the lobby's new-game form and the replay's arrow keys.
+ * and the keyboard. It also keeps the page chrome: the dialogs, focus across swaps, the
+ * title and the phone tabs.
  *
- * Versions: the page knows the game version it shows (`known`). Live frames start with
- * #game-sync; a delta (only what changed) names the version it applies to (`data-base`)
- * and is dropped when the page already shows it, or answered with a resync request when a
- * version is missing; the answer to the player's own action is checked the same way (it is
- * a delta when the action moved the game on by one version from what the page showed).
- * Any fragment older than what the page shows is not swapped, so an HTTP answer and a
- * push may arrive in either order.
+ * The other modules: live.js is the version protocol (which version the page shows, which
+ * frames and answers may be swapped in, resync and the computer's checks); this file only
+ * reacts once they have been. notices.js tells the player what others changed (read-outs,
+ * notifications); site.js holds what the other game pages need (lobby, replay).
+ *
+ * An ES module: deferred like the classic scripts, run in document order after htmx and
+ * its ws extension and before DOMContentLoaded, when htmx processes the page and opens the
+ * socket, so every listener here and in live.js is in place before the first frame.
  */
-(function () {
-  "use strict";
+import { Live } from "./live.js";
+import { Notices, announce } from "./notices.js";
 
-  const DRAG_THRESHOLD = 6;   // px of movement before a press on a tile becomes a drag
-  const PREVIEW_DELAY = 120;  // ms: coalesce quick keyboard placements into one preview
-  const COMPUTER_CHECK_MS = 3000;  // ms between checks while the computer is to move
+const DRAG_THRESHOLD = 6;   // px of movement before a press on a tile becomes a drag
+const PREVIEW_DELAY = 120;  // ms: coalesce quick keyboard placements into one preview
 
-  /** Replace %(name)s placeholders (Django's style, so translators see one syntax). */
-  function fmt(template, values) {
-    return String(template || "").replace(/%\((\w+)\)s/g, (_, k) => (k in values ? String(values[k]) : ""));
+/** Replace %(name)s placeholders (Django's style, so translators see one syntax). */
+function fmt(template, values) {
+  return String(template || "").replace(/%\((\w+)\)s/g, (_, k) => (k in values ? String(values[k]) : ""));
+}
+
+function readJSON(id, fallback) {
+  const el = document.getElementById(id);
+  if (!el) return fallback;
+  try { return JSON.parse(el.textContent); } catch (e) { return fallback; }
+}
+
+/* ------------------------------------------------------------------------------------
+ * Game page
+ * ---------------------------------------------------------------------------------- */
+function Game(root) {
+  this.root = root;
+  this.strings = readJSON("game-strings", {});
+  this.tileValues = readJSON("game-tile-values", {});
+  this.blankLetters = readJSON("game-blank-letters", []);
+  this.lang = root.dataset.language || document.documentElement.lang || "en";
+  this.viewerSeat = root.dataset.viewerSeat === "" ? null : Number(root.dataset.viewerSeat);
+  this.pending = [];          // [{row, col, letter, blank, rackIndex}] in placement order
+  this.selected = null;       // rack index chosen by tap/keyboard, waiting for a square
+  this.cursor = { row: 7, col: 7, dir: "across" };
+  this.rackOrder = null;      // rack indices in the player's shuffled order
+  this.rackSignature = "";
+  this.previewTimer = null;
+  this.focusKey = null;       // what had focus before a swap replaced it
+  this.refreshQueued = false;
+  this.drag = null;
+  this.suppressClick = false;
+  // Before bind(): its listeners decide what is swapped in, ours react to that.
+  this.live = new Live(root, {
+    lastMove: this.strings.last_move || "",
+    onReconnect: () => announce(this.strings.reconnected),
+  });
+  this.notices = new Notices(root, this.strings, this.viewerSeat, this.live.known);
+  this.blankPicker = document.getElementById("blank-picker");
+  this.swapDialog = document.getElementById("swap-dialog");
+  this.bind();
+  this.restoreFromServer();
+  this.refresh(true);
+}
+
+Game.prototype.square = function (row, col) {
+  return document.querySelector(`#board .sq[data-row="${row}"][data-col="${col}"]`);
+};
+
+Game.prototype.rackTiles = function () {
+  return Array.from(document.querySelectorAll("#rack .rack-tile"));
+};
+
+Game.prototype.rackTile = function (index) {
+  return document.querySelector(`#rack .rack-tile[data-index="${index}"]`);
+};
+
+Game.prototype.pendingAt = function (row, col) {
+  return this.pending.find((p) => p.row === row && p.col === col) || null;
+};
+
+Game.prototype.isUsed = function (index) {
+  return this.pending.some((p) => p.rackIndex === index);
+};
+
+/** A square that holds a committed tile (played earlier) cannot take a new one. */
+Game.prototype.isCommitted = function (sq) {
+  return !!sq && sq.dataset.letter !== undefined && sq.dataset.letter !== "";
+};
+
+Game.prototype.serialise = function () {
+  return this.pending.map((p) => `${p.row},${p.col},${p.letter},${p.blank ? "b" : "n"}`).join(";");
+};
+
+/* --- bringing pending tiles back after a swap -------------------------------------- */
+
+/** After a failed play with no client state (a reload), use the server's `pending`. */
+Game.prototype.restoreFromServer = function () {
+  const panel = document.getElementById("move-panel");
+  const raw = panel ? panel.dataset.pending : "";
+  if (!raw || this.pending.length) return;
+  const used = new Set();
+  raw.split(";").forEach((part) => {
+    const [r, c, letter, flag] = part.split(",");
+    const blank = flag === "b";
+    const want = blank ? "?" : letter;
+    const tile = this.rackTiles().find((t) => t.dataset.letter === want && !used.has(Number(t.dataset.index)));
+    if (!tile || !letter || letter === "?") return;
+    used.add(Number(tile.dataset.index));
+    this.pending.push({ row: Number(r), col: Number(c), letter, blank, rackIndex: Number(tile.dataset.index) });
+  });
+};
+
+/** Drop pending tiles whose square was taken or whose rack tile is gone (it was played). */
+Game.prototype.reconcile = function () {
+  const taken = new Set();
+  const kept = [];
+  for (const p of this.pending) {
+    const sq = this.square(p.row, p.col);
+    if (!sq || this.isCommitted(sq)) continue;
+    const want = p.blank ? "?" : p.letter;
+    let tile = this.rackTile(p.rackIndex);
+    if (!tile || tile.dataset.letter !== want || taken.has(p.rackIndex)) {
+      tile = this.rackTiles().find((t) => t.dataset.letter === want && !taken.has(Number(t.dataset.index)));
+    }
+    if (!tile) continue;
+    p.rackIndex = Number(tile.dataset.index);
+    taken.add(p.rackIndex);
+    kept.push(p);
   }
+  const dropped = this.pending.length - kept.length;
+  this.pending = kept;
+  if (this.selected !== null && (!this.rackTile(this.selected) || this.isUsed(this.selected))) this.selected = null;
+  return dropped;
+};
 
-  function readJSON(id, fallback) {
-    const el = document.getElementById(id);
-    if (!el) return fallback;
-    try { return JSON.parse(el.textContent); } catch (e) { return fallback; }
+/** Keep the player's shuffled order while the rack holds the same tiles. */
+Game.prototype.applyRackOrder = function () {
+  const list = document.querySelector("#rack .rack-tiles");
+  if (!list) return;
+  const signature = this.rackSig();
+  if (signature !== this.rackSignature) {
+    this.rackSignature = signature;
+    this.rackOrder = null;
+    return;
   }
+  if (!this.rackOrder) return;
+  this.rackOrder.forEach((index) => {
+    const tile = this.rackTile(index);
+    if (tile && tile.parentElement) list.appendChild(tile.parentElement);
+  });
+};
 
-  /* ------------------------------------------------------------------------------------
-   * Game page
-   * ---------------------------------------------------------------------------------- */
-  function Game(root) {
-    this.root = root;
-    this.strings = readJSON("game-strings", {});
-    this.tileValues = readJSON("game-tile-values", {});
-    this.blankLetters = readJSON("game-blank-letters", []);
-    this.lang = root.dataset.language || document.documentElement.lang || "en";
-    this.viewerSeat = root.dataset.viewerSeat === "" ? null : Number(root.dataset.viewerSeat);
-    this.pending = [];          // [{row, col, letter, blank, rackIndex}] in placement order
-    this.selected = null;       // rack index chosen by tap/keyboard, waiting for a square
-    this.cursor = { row: 7, col: 7, dir: "across" };
-    this.rackOrder = null;      // rack indices in the player's shuffled order
-    this.rackSignature = "";
-    this.previewTimer = null;
-    this.focusKey = null;       // what had focus before a swap replaced it
-    this.refreshQueued = false;
-    this.drag = null;
-    this.suppressClick = false;
-    this.known = this.initialVersion();   // the game version the page shows
-    this.wanted = 0;                      // a version we asked a snapshot for
-    this.resyncTimer = null;
-    this.computerTimer = null;            // the next check while the computer is to move
-    this.socket = null;                   // the ws extension's socket wrapper
-    this.seenVersion = this.known;
-    this.overAnnounced = !!document.querySelector("#game-over .banner");
-    this.wasMyTurn = this.isMyTurn();
-    this.chatCount = this.countChat();
-    this.blankPicker = document.getElementById("blank-picker");
-    this.swapDialog = document.getElementById("swap-dialog");
-    this.bind();
-    this.restoreFromServer();
-    this.refresh(true);
+/** Lay the pending tiles into the current DOM (called after every change and swap). */
+Game.prototype.render = function () {
+  document.querySelectorAll("#board .sq.has-pending").forEach((sq) => {
+    sq.classList.remove("has-pending");
+    const t = sq.querySelector(".tile.pending");
+    if (t) t.remove();
+    if (sq.dataset.emptyLabel) sq.setAttribute("aria-label", sq.dataset.emptyLabel);
+  });
+  for (const p of this.pending) {
+    const sq = this.square(p.row, p.col);
+    if (!sq) continue;
+    if (!sq.dataset.emptyLabel) sq.dataset.emptyLabel = sq.getAttribute("aria-label") || "";
+    sq.classList.add("has-pending");
+    sq.appendChild(this.tileElement(p.letter, p.blank, true));
+    const value = p.blank ? 0 : this.tileValues[p.letter];
+    sq.setAttribute("aria-label", fmt(p.blank ? this.strings.pending_blank_label : this.strings.pending_label,
+      { square: sq.dataset.name || sq.dataset.label, letter: p.letter, value: value === undefined ? "" : value }));
   }
+  this.rackTiles().forEach((t) => {
+    const index = Number(t.dataset.index);
+    t.classList.toggle("is-used", this.isUsed(index));
+    t.setAttribute("aria-pressed", this.selected === index ? "true" : "false");
+    if (this.isUsed(index)) t.setAttribute("tabindex", "-1"); else t.removeAttribute("tabindex");
+  });
+  this.renderCursor();
+  document.querySelectorAll('input[name="tiles"]').forEach((input) => { input.value = this.serialise(); });
+  const recall = document.querySelector('[data-action="recall"]');
+  if (recall) recall.disabled = this.pending.length === 0;
+};
 
-  Game.prototype.initialVersion = function () {
-    const sync = document.getElementById("game-sync");
-    const board = document.getElementById("board");
-    return Number((sync && sync.dataset.version) || (board && board.dataset.version) || 0);
-  };
-
-  Game.prototype.version = function () {
-    return this.known;
-  };
-
-  /* --- versions: deltas, stale answers and gaps ------------------------------------- */
-
-  /** The head of a live frame: {version, base} when it starts with #game-sync, else null. */
-  function frameHead(message) {
-    const head = String(message || "").slice(0, 400);
-    if (!/^\s*<div id="game-sync"/.test(head)) return null;
-    const version = /data-version="(\d+)"/.exec(head);
-    const base = /data-base="(\d*)"/.exec(head);
-    return {
-      version: version ? Number(version[1]) : 0,
-      base: base && base[1] !== "" ? Number(base[1]) : null,
-    };
+Game.prototype.tileElement = function (letter, blank, pending) {
+  const tile = document.createElement("span");
+  tile.className = "tile" + (blank ? " blank" : "") + (pending ? " pending" : "");
+  tile.setAttribute("aria-hidden", "true");
+  const l = document.createElement("span");
+  l.className = "letter";
+  l.textContent = letter;
+  tile.appendChild(l);
+  if (!blank && this.tileValues[letter] !== undefined) {
+    const v = document.createElement("span");
+    v.className = "value";
+    v.dataset.value = this.tileValues[letter];  // drawn by CSS, as on the board
+    tile.appendChild(v);
   }
+  return tile;
+};
 
-  /** Before the ws extension swaps a frame: drop a delta the page already shows, and
-   * ask for a snapshot instead of applying a delta on top of the wrong version. */
-  Game.prototype.onFrame = function (e) {
-    this.socket = e.detail.socketWrapper || this.socket;
-    const head = frameHead(e.detail.message);
-    if (!head || head.base === null) return;          // a snapshot or a chat line
-    if (head.version <= this.known) { e.preventDefault(); return; }
-    if (head.base !== this.known) {
-      e.preventDefault();
-      this.requestResync(head.version);
-    }
-  };
+/** Roving tabindex: exactly one square is in the tab order, the cursor. */
+Game.prototype.renderCursor = function () {
+  const squares = document.querySelectorAll("#board .sq");
+  if (!squares.length) return;
+  squares.forEach((sq) => {
+    sq.tabIndex = -1;
+    sq.classList.remove("is-cursor");
+    sq.removeAttribute("data-dir");
+  });
+  const sq = this.square(this.cursor.row, this.cursor.col);
+  if (!sq) return;
+  sq.tabIndex = 0;
+  if (document.activeElement === sq || this.root.classList.contains("placing")) {
+    sq.classList.add("is-cursor");
+    sq.dataset.dir = this.cursor.dir;
+  }
+};
 
-  /** The answer to the player's own action is a delta too when the game moved on by
-   * one version from what the page showed: the same checks as for a live frame (the push
-   * of the same version may have come first, or a later one). */
-  Game.prototype.onAnswer = function (e) {
-    const head = frameHead(e.detail.serverResponse);
-    if (!head || head.base === null) return;
-    if (head.version <= this.known) { e.detail.shouldSwap = false; return; }
-    if (head.base !== this.known) {
-      e.detail.shouldSwap = false;
-      this.requestResync(head.version);
-    }
-  };
+/* --- changes to the pending tiles ---------------------------------------------------- */
 
-  /** While the computer is to move, ask the server every few seconds whether the game
-   * moved on ({"type": "check"}: it answers only when this socket is behind). Its reply
-   * is made by a task worker, whose live update cannot reach this server when they are
-   * separate processes on the in-memory channel layer (`make run`), or may be lost; when
-   * the update does arrive first, the check finds nothing to send. */
-  Game.prototype.watchComputer = function () {
-    if (!this.computerThinking() || this.computerTimer) return;
-    this.computerTimer = window.setTimeout(() => {
-      this.computerTimer = null;
-      if (!this.computerThinking()) return;
-      // Not while the socket is down: a reconnect brings a full snapshot anyway.
-      if (this.socket && this.root.dataset.live !== "false") {
-        this.socket.send(JSON.stringify({ type: "check", version: this.known }));
-      }
-      this.watchComputer();
-    }, COMPUTER_CHECK_MS);
-  };
+Game.prototype.changed = function () {
+  this.render();
+  this.requestPreview();
+};
 
-  Game.prototype.requestResync = function (version) {
-    this.wanted = Math.max(this.wanted, version);
-    if (!this.socket || this.resyncTimer) return;
-    this.socket.send(JSON.stringify({ type: "resync", version: this.known }));
-    // The server answers at most one resync a second: ask again while still behind.
-    this.resyncTimer = window.setTimeout(() => {
-      this.resyncTimer = null;
-      if (this.known < this.wanted) this.requestResync(this.wanted);
-    }, 1500);
-  };
+Game.prototype.setPreviewState = function (text, cls) {
+  const line = document.querySelector("#move-panel .preview-line");
+  if (line) {
+    line.className = "preview-line" + (cls ? " " + cls : "");
+    line.textContent = text;
+  }
+  const play = document.querySelector("#move-panel .play-button");
+  if (play) {
+    play.disabled = true;
+    const label = play.querySelector(".label");
+    if (label) label.textContent = this.strings.play || label.textContent;
+  }
+};
 
-  /** Any fragment (pushed or answered) older than what the page shows is not swapped.
-   * The chat is not part of the game's state (a line does not change the version). */
-  Game.prototype.onOobSwap = function (e) {
-    if (e.detail.target && e.detail.target.id === "chat") return;
-    const fragment = e.detail.fragment;
-    const root = fragment && (fragment.firstElementChild || null);
-    const version = root && root.dataset ? root.dataset.version : undefined;
-    if (version === undefined || version === "") return;
-    if (Number(version) < this.known) { e.detail.shouldSwap = false; return; }
-    this.known = Number(version);
-  };
+/** Ask the server what the pending tiles are worth; the answer replaces #move-panel. */
+Game.prototype.requestPreview = function () {
+  window.clearTimeout(this.previewTimer);
+  if (!this.pending.length) {
+    this.setPreviewState(this.strings.hint || "", "");
+    return;
+  }
+  this.setPreviewState(this.strings.checking || "…", "");
+  const form = document.getElementById("preview-form");
+  if (!form || !window.htmx) return;
+  this.previewTimer = window.setTimeout(() => {
+    form.querySelector('input[name="tiles"]').value = this.serialise();
+    window.htmx.trigger(form, "preview-request");
+  }, PREVIEW_DELAY);
+};
 
-  /** After a delta: the board and the log were patched, not replaced; say which version
-   * they show now, and take the last-move highlight off squares no longer in it. */
-  Game.prototype.afterFrame = function () {
-    ["board", "move-log"].forEach((id) => {
-      const el = document.getElementById(id);
-      if (el && Number(el.dataset.version || 0) < this.known) el.dataset.version = String(this.known);
-    });
-  };
-
-  Game.prototype.syncHighlight = function () {
-    const sync = document.getElementById("game-sync");
-    if (!sync) return;
-    const last = new Set((sync.dataset.last || "").split(" ").filter(Boolean));
-    const suffix = ", " + (this.strings.last_move || "");
-    document.querySelectorAll("#board .sq.last-move").forEach((sq) => {
-      if (last.has(`${sq.dataset.row}-${sq.dataset.col}`)) return;
-      sq.classList.remove("last-move");
-      const label = sq.getAttribute("aria-label") || "";
-      if (this.strings.last_move && label.endsWith(suffix)) sq.setAttribute("aria-label", label.slice(0, -suffix.length));
-    });
-  };
-
-  /** Action forms send the version and action_id of the move panel on screen. */
-  Game.prototype.onConfigRequest = function (e) {
-    const form = e.detail.elt;
-    const panel = document.getElementById("move-panel");
-    if (!form || !panel || !form.closest || !form.closest(".action-forms") || form.id === "preview-form") return;
-    if (panel.dataset.version) e.detail.parameters.version = panel.dataset.version;
-    if (panel.dataset.actionId) e.detail.parameters.action_id = panel.dataset.actionId;
-  };
-
-  Game.prototype.isMyTurn = function () {
-    const sb = document.getElementById("scoreboard");
-    return !!sb && sb.dataset.myTurn === "true";
-  };
-
-  Game.prototype.computerThinking = function () {
-    const sb = document.getElementById("scoreboard");
-    return !!sb && sb.dataset.computerThinking === "true";
-  };
-
-  Game.prototype.countChat = function () {
-    return document.querySelectorAll("#chat .line").length;
-  };
-
-  Game.prototype.square = function (row, col) {
-    return document.querySelector(`#board .sq[data-row="${row}"][data-col="${col}"]`);
-  };
-
-  Game.prototype.rackTiles = function () {
-    return Array.from(document.querySelectorAll("#rack .rack-tile"));
-  };
-
-  Game.prototype.rackTile = function (index) {
-    return document.querySelector(`#rack .rack-tile[data-index="${index}"]`);
-  };
-
-  Game.prototype.pendingAt = function (row, col) {
-    return this.pending.find((p) => p.row === row && p.col === col) || null;
-  };
-
-  Game.prototype.isUsed = function (index) {
-    return this.pending.some((p) => p.rackIndex === index);
-  };
-
-  /** A square that holds a committed tile (played earlier) cannot take a new one. */
-  Game.prototype.isCommitted = function (sq) {
-    return !!sq && sq.dataset.letter !== undefined && sq.dataset.letter !== "";
-  };
-
-  Game.prototype.serialise = function () {
-    return this.pending.map((p) => `${p.row},${p.col},${p.letter},${p.blank ? "b" : "n"}`).join(";");
-  };
-
-  Game.prototype.announce = function (text) {
-    const live = document.getElementById("live-announcer");
-    if (!live || !text) return;
-    // Clear first so repeating the same sentence is announced again.
-    live.textContent = "";
-    window.setTimeout(() => { live.textContent = text; }, 60);
-  };
-
-  /* --- bringing pending tiles back after a swap -------------------------------------- */
-
-  /** After a failed play with no client state (a reload), use the server's `pending`. */
-  Game.prototype.restoreFromServer = function () {
-    const panel = document.getElementById("move-panel");
-    const raw = panel ? panel.dataset.pending : "";
-    if (!raw || this.pending.length) return;
-    const used = new Set();
-    raw.split(";").forEach((part) => {
-      const [r, c, letter, flag] = part.split(",");
-      const blank = flag === "b";
-      const want = blank ? "?" : letter;
-      const tile = this.rackTiles().find((t) => t.dataset.letter === want && !used.has(Number(t.dataset.index)));
-      if (!tile || !letter || letter === "?") return;
-      used.add(Number(tile.dataset.index));
-      this.pending.push({ row: Number(r), col: Number(c), letter, blank, rackIndex: Number(tile.dataset.index) });
-    });
-  };
-
-  /** Drop pending tiles whose square was taken or whose rack tile is gone (it was played). */
-  Game.prototype.reconcile = function () {
-    const taken = new Set();
-    const kept = [];
-    for (const p of this.pending) {
-      const sq = this.square(p.row, p.col);
-      if (!sq || this.isCommitted(sq)) continue;
-      const want = p.blank ? "?" : p.letter;
-      let tile = this.rackTile(p.rackIndex);
-      if (!tile || tile.dataset.letter !== want || taken.has(p.rackIndex)) {
-        tile = this.rackTiles().find((t) => t.dataset.letter === want && !taken.has(Number(t.dataset.index)));
-      }
-      if (!tile) continue;
-      p.rackIndex = Number(tile.dataset.index);
-      taken.add(p.rackIndex);
-      kept.push(p);
-    }
-    const dropped = this.pending.length - kept.length;
-    this.pending = kept;
-    if (this.selected !== null && (!this.rackTile(this.selected) || this.isUsed(this.selected))) this.selected = null;
-    return dropped;
-  };
-
-  /** Keep the player's shuffled order while the rack holds the same tiles. */
-  Game.prototype.applyRackOrder = function () {
-    const list = document.querySelector("#rack .rack-tiles");
-    if (!list) return;
-    const signature = this.rackSig();
-    if (signature !== this.rackSignature) {
-      this.rackSignature = signature;
-      this.rackOrder = null;
-      return;
-    }
-    if (!this.rackOrder) return;
-    this.rackOrder.forEach((index) => {
-      const tile = this.rackTile(index);
-      if (tile && tile.parentElement) list.appendChild(tile.parentElement);
-    });
-  };
-
-  /** Lay the pending tiles into the current DOM (called after every change and swap). */
-  Game.prototype.render = function () {
-    document.querySelectorAll("#board .sq.has-pending").forEach((sq) => {
-      sq.classList.remove("has-pending");
-      const t = sq.querySelector(".tile.pending");
-      if (t) t.remove();
-      if (sq.dataset.emptyLabel) sq.setAttribute("aria-label", sq.dataset.emptyLabel);
-    });
-    for (const p of this.pending) {
-      const sq = this.square(p.row, p.col);
-      if (!sq) continue;
-      if (!sq.dataset.emptyLabel) sq.dataset.emptyLabel = sq.getAttribute("aria-label") || "";
-      sq.classList.add("has-pending");
-      sq.appendChild(this.tileElement(p.letter, p.blank, true));
-      const value = p.blank ? 0 : this.tileValues[p.letter];
-      sq.setAttribute("aria-label", fmt(p.blank ? this.strings.pending_blank_label : this.strings.pending_label,
-        { square: sq.dataset.name || sq.dataset.label, letter: p.letter, value: value === undefined ? "" : value }));
-    }
-    this.rackTiles().forEach((t) => {
-      const index = Number(t.dataset.index);
-      t.classList.toggle("is-used", this.isUsed(index));
-      t.setAttribute("aria-pressed", this.selected === index ? "true" : "false");
-      if (this.isUsed(index)) t.setAttribute("tabindex", "-1"); else t.removeAttribute("tabindex");
-    });
-    this.renderCursor();
-    document.querySelectorAll('input[name="tiles"]').forEach((input) => { input.value = this.serialise(); });
-    const recall = document.querySelector('[data-action="recall"]');
-    if (recall) recall.disabled = this.pending.length === 0;
-  };
-
-  Game.prototype.tileElement = function (letter, blank, pending) {
-    const tile = document.createElement("span");
-    tile.className = "tile" + (blank ? " blank" : "") + (pending ? " pending" : "");
-    tile.setAttribute("aria-hidden", "true");
-    const l = document.createElement("span");
-    l.className = "letter";
-    l.textContent = letter;
-    tile.appendChild(l);
-    if (!blank && this.tileValues[letter] !== undefined) {
-      const v = document.createElement("span");
-      v.className = "value";
-      v.dataset.value = this.tileValues[letter];  // drawn by CSS, as on the board
-      tile.appendChild(v);
-    }
-    return tile;
-  };
-
-  /** Roving tabindex: exactly one square is in the tab order, the cursor. */
-  Game.prototype.renderCursor = function () {
-    const squares = document.querySelectorAll("#board .sq");
-    if (!squares.length) return;
-    squares.forEach((sq) => {
-      sq.tabIndex = -1;
-      sq.classList.remove("is-cursor");
-      sq.removeAttribute("data-dir");
-    });
-    const sq = this.square(this.cursor.row, this.cursor.col);
-    if (!sq) return;
-    sq.tabIndex = 0;
-    if (document.activeElement === sq || this.root.classList.contains("placing")) {
-      sq.classList.add("is-cursor");
-      sq.dataset.dir = this.cursor.dir;
-    }
-  };
-
-  /* --- changes to the pending tiles ---------------------------------------------------- */
-
-  Game.prototype.changed = function () {
+Game.prototype.place = function (rackIndex, row, col, letter) {
+  const tile = this.rackTile(rackIndex);
+  const sq = this.square(row, col);
+  if (!tile || !sq || this.isCommitted(sq)) return false;
+  const existing = this.pendingAt(row, col);
+  if (existing && existing.rackIndex !== rackIndex) this.unplace(existing);
+  this.pending = this.pending.filter((p) => p.rackIndex !== rackIndex);
+  const blank = tile.dataset.letter === "?";
+  const placed = { row, col, letter: blank ? (letter || "?") : tile.dataset.letter, blank, rackIndex };
+  this.pending.push(placed);
+  this.selected = null;
+  this.cursor.row = row;
+  this.cursor.col = col;
+  if (blank && !letter) {
     this.render();
-    this.requestPreview();
-  };
-
-  Game.prototype.setPreviewState = function (text, cls) {
-    const line = document.querySelector("#move-panel .preview-line");
-    if (line) {
-      line.className = "preview-line" + (cls ? " " + cls : "");
-      line.textContent = text;
-    }
-    const play = document.querySelector("#move-panel .play-button");
-    if (play) {
-      play.disabled = true;
-      const label = play.querySelector(".label");
-      if (label) label.textContent = this.strings.play || label.textContent;
-    }
-  };
-
-  /** Ask the server what the pending tiles are worth; the answer replaces #move-panel. */
-  Game.prototype.requestPreview = function () {
-    window.clearTimeout(this.previewTimer);
-    if (!this.pending.length) {
-      this.setPreviewState(this.strings.hint || "", "");
-      return;
-    }
-    this.setPreviewState(this.strings.checking || "…", "");
-    const form = document.getElementById("preview-form");
-    if (!form || !window.htmx) return;
-    this.previewTimer = window.setTimeout(() => {
-      form.querySelector('input[name="tiles"]').value = this.serialise();
-      window.htmx.trigger(form, "preview-request");
-    }, PREVIEW_DELAY);
-  };
-
-  Game.prototype.place = function (rackIndex, row, col, letter) {
-    const tile = this.rackTile(rackIndex);
-    const sq = this.square(row, col);
-    if (!tile || !sq || this.isCommitted(sq)) return false;
-    const existing = this.pendingAt(row, col);
-    if (existing && existing.rackIndex !== rackIndex) this.unplace(existing);
-    this.pending = this.pending.filter((p) => p.rackIndex !== rackIndex);
-    const blank = tile.dataset.letter === "?";
-    const placed = { row, col, letter: blank ? (letter || "?") : tile.dataset.letter, blank, rackIndex };
-    this.pending.push(placed);
-    this.selected = null;
-    this.cursor.row = row;
-    this.cursor.col = col;
-    if (blank && !letter) {
-      this.render();
-      this.pickBlank().then((chosen) => {
-        if (!this.pending.includes(placed)) return;
-        if (chosen) placed.letter = chosen; else this.unplace(placed);
-        this.changed();
-        this.focusSquare(placed.row, placed.col);
-      });
-      return true;
-    }
-    this.changed();
-    return true;
-  };
-
-  Game.prototype.unplace = function (p) {
-    this.pending = this.pending.filter((q) => q !== p);
-  };
-
-  Game.prototype.recall = function () {
-    this.pending = [];
-    this.selected = null;
-    this.changed();
-  };
-
-  Game.prototype.shuffle = function () {
-    const tiles = this.rackTiles().map((t) => Number(t.dataset.index));
-    for (let i = tiles.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
-    }
-    this.rackOrder = tiles;
-    this.rackSignature = this.rackSig();
-    this.applyRackOrder();
-  };
-
-  /** Which tiles the rack holds (by index and letter), whatever their order on screen. */
-  Game.prototype.rackSig = function () {
-    return this.rackTiles().map((t) => t.dataset.index + t.dataset.letter).sort().join("|");
-  };
-
-  /** Blank letter picker: resolves with the chosen letter, or null when cancelled. */
-  Game.prototype.pickBlank = function () {
-    const dialog = this.blankPicker;
-    if (!dialog || typeof dialog.showModal !== "function") {
-      const answer = window.prompt(this.strings.blank_prompt || "?", "");
-      const letter = (answer || "").trim().toLocaleUpperCase(this.lang);
-      return Promise.resolve(this.blankLetters.includes(letter) ? letter : null);
-    }
-    return new Promise((resolve) => {
-      const onClose = () => {
-        dialog.removeEventListener("close", onClose);
-        const value = dialog.returnValue;
-        resolve(value && value !== "cancel" ? value : null);
-      };
-      dialog.returnValue = "";
-      dialog.addEventListener("close", onClose);
-      dialog.showModal();
+    this.pickBlank().then((chosen) => {
+      if (!this.pending.includes(placed)) return;
+      if (chosen) placed.letter = chosen; else this.unplace(placed);
+      this.changed();
+      this.focusSquare(placed.row, placed.col);
     });
-  };
+    return true;
+  }
+  this.changed();
+  return true;
+};
 
-  /* --- keyboard ---------------------------------------------------------------------- */
+Game.prototype.unplace = function (p) {
+  this.pending = this.pending.filter((q) => q !== p);
+};
 
-  Game.prototype.focusSquare = function (row, col) {
-    this.cursor.row = Math.max(0, Math.min(14, row));
-    this.cursor.col = Math.max(0, Math.min(14, col));
+Game.prototype.recall = function () {
+  this.pending = [];
+  this.selected = null;
+  this.changed();
+};
+
+Game.prototype.shuffle = function () {
+  const tiles = this.rackTiles().map((t) => Number(t.dataset.index));
+  for (let i = tiles.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [tiles[i], tiles[j]] = [tiles[j], tiles[i]];
+  }
+  this.rackOrder = tiles;
+  this.rackSignature = this.rackSig();
+  this.applyRackOrder();
+};
+
+/** Which tiles the rack holds (by index and letter), whatever their order on screen. */
+Game.prototype.rackSig = function () {
+  return this.rackTiles().map((t) => t.dataset.index + t.dataset.letter).sort().join("|");
+};
+
+/** Blank letter picker: resolves with the chosen letter, or null when cancelled. */
+Game.prototype.pickBlank = function () {
+  const dialog = this.blankPicker;
+  if (!dialog || typeof dialog.showModal !== "function") {
+    const answer = window.prompt(this.strings.blank_prompt || "?", "");
+    const letter = (answer || "").trim().toLocaleUpperCase(this.lang);
+    return Promise.resolve(this.blankLetters.includes(letter) ? letter : null);
+  }
+  return new Promise((resolve) => {
+    const onClose = () => {
+      dialog.removeEventListener("close", onClose);
+      const value = dialog.returnValue;
+      resolve(value && value !== "cancel" ? value : null);
+    };
+    dialog.returnValue = "";
+    dialog.addEventListener("close", onClose);
+    dialog.showModal();
+  });
+};
+
+/* --- keyboard ---------------------------------------------------------------------- */
+
+Game.prototype.focusSquare = function (row, col) {
+  this.cursor.row = Math.max(0, Math.min(14, row));
+  this.cursor.col = Math.max(0, Math.min(14, col));
+  this.root.classList.add("placing");
+  this.renderCursor();
+  const sq = this.square(this.cursor.row, this.cursor.col);
+  if (sq) sq.focus({ preventScroll: false });
+};
+
+/** The next square along the direction that can take a tile (skips committed tiles). */
+Game.prototype.nextFree = function (row, col, step) {
+  const [dr, dc] = this.cursor.dir === "across" ? [0, step] : [step, 0];
+  let r = row, c = col;
+  for (;;) {
+    r += dr; c += dc;
+    if (r < 0 || r > 14 || c < 0 || c > 14) return null;
+    const sq = this.square(r, c);
+    if (!this.isCommitted(sq) && !this.pendingAt(r, c)) return { row: r, col: c };
+  }
+};
+
+Game.prototype.typeLetter = function (raw) {
+  const letter = raw.toLocaleUpperCase(this.lang);
+  let { row, col } = this.cursor;
+  const sq = this.square(row, col);
+  if (this.isCommitted(sq) || this.pendingAt(row, col)) {
+    const next = this.nextFree(row, col, 1);
+    if (!next) return;
+    row = next.row; col = next.col;
+  }
+  const free = this.rackTiles().filter((t) => !this.isUsed(Number(t.dataset.index)));
+  let tile = free.find((t) => t.dataset.letter === letter);
+  let asBlank = null;
+  if (!tile && this.blankLetters.includes(letter)) {
+    tile = free.find((t) => t.dataset.letter === "?");
+    asBlank = letter;
+  }
+  if (!tile) {
+    announce(fmt(this.strings.no_tile, { letter }));
+    return;
+  }
+  this.place(Number(tile.dataset.index), row, col, asBlank || undefined);
+  const next = this.nextFree(row, col, 1);
+  this.focusSquare(next ? next.row : row, next ? next.col : col);
+  if (asBlank) announce(fmt(this.strings.placed_blank, { letter }));
+};
+
+Game.prototype.backspace = function () {
+  const last = this.pending[this.pending.length - 1];
+  if (!last) return;
+  this.unplace(last);
+  this.changed();
+  this.focusSquare(last.row, last.col);
+};
+
+Game.prototype.toggleDirection = function () {
+  this.cursor.dir = this.cursor.dir === "across" ? "down" : "across";
+  this.renderCursor();
+  announce(this.cursor.dir === "across" ? this.strings.dir_across : this.strings.dir_down);
+};
+
+Game.prototype.playIfReady = function () {
+  const play = document.querySelector("#move-panel .play-button");
+  if (play && !play.disabled) { play.click(); return true; }
+  return false;
+};
+
+Game.prototype.onBoardKey = function (e) {
+  const sq = e.target.closest(".sq");
+  if (!sq || e.altKey || e.ctrlKey || e.metaKey) return;
+  const row = Number(sq.dataset.row), col = Number(sq.dataset.col);
+  this.cursor.row = row; this.cursor.col = col;
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (moves[e.key]) {
+    e.preventDefault();
+    this.focusSquare(row + moves[e.key][0], col + moves[e.key][1]);
+  } else if (e.key === "Home" || e.key === "End") {
+    e.preventDefault();
+    this.focusSquare(row, e.key === "Home" ? 0 : 14);
+  } else if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    if (this.selected !== null) {
+      this.place(this.selected, row, col);
+    } else if (e.key === "Enter" && this.pending.length) {
+      if (!this.playIfReady()) announce(this.strings.cannot_play);
+    } else {
+      this.toggleDirection();
+    }
+  } else if (e.key === "Backspace" || e.key === "Delete") {
+    e.preventDefault();
+    const here = this.pendingAt(row, col);
+    if (e.key === "Delete" && here) { this.unplace(here); this.changed(); } else this.backspace();
+  } else if (e.key === "Escape") {
+    if (this.selected !== null) { this.selected = null; this.render(); } else if (this.pending.length) this.recall();
+  } else if (e.key.length === 1 && /\p{L}/u.test(e.key)) {
+    e.preventDefault();
+    this.typeLetter(e.key);
+  }
+};
+
+/* --- pointer: tap and drag ------------------------------------------------------------ */
+
+Game.prototype.onClick = function (e) {
+  if (this.suppressClick) { this.suppressClick = false; e.preventDefault(); return; }
+  const rackTile = e.target.closest("#rack .rack-tile");
+  if (rackTile) {
+    const index = Number(rackTile.dataset.index);
+    this.selected = this.selected === index ? null : index;
+    this.render();
+    return;
+  }
+  const sq = e.target.closest("#board .sq");
+  if (!sq || e.detail === 0) return;   // detail 0: keyboard activation, handled on keydown
+  const row = Number(sq.dataset.row), col = Number(sq.dataset.col);
+  const here = this.pendingAt(row, col);
+  if (this.selected !== null && !this.isCommitted(sq)) {
+    this.place(this.selected, row, col);
+  } else if (this.selected === null && !here && this.isCommitted(sq) && this.root.dataset.defineUrl && window.htmx) {
+    // A played tile: the meanings of the words through it (free, like the preview).
+    window.htmx.ajax("GET", `${this.root.dataset.defineUrl}?row=${row}&col=${col}`, { target: "#definition", swap: "outerHTML" });
+    this.cursor.row = row; this.cursor.col = col;
+    this.renderCursor();
+  } else if (here) {
+    this.unplace(here);
+    this.cursor.row = row; this.cursor.col = col;
+    this.changed();
+  } else {
+    if (this.cursor.row === row && this.cursor.col === col && this.root.classList.contains("placing")) {
+      this.toggleDirection();
+    }
+    this.cursor.row = row; this.cursor.col = col;
     this.root.classList.add("placing");
     this.renderCursor();
-    const sq = this.square(this.cursor.row, this.cursor.col);
-    if (sq) sq.focus({ preventScroll: false });
-  };
+  }
+};
 
-  /** The next square along the direction that can take a tile (skips committed tiles). */
-  Game.prototype.nextFree = function (row, col, step) {
-    const [dr, dc] = this.cursor.dir === "across" ? [0, step] : [step, 0];
-    let r = row, c = col;
-    for (;;) {
-      r += dr; c += dc;
-      if (r < 0 || r > 14 || c < 0 || c > 14) return null;
-      const sq = this.square(r, c);
-      if (!this.isCommitted(sq) && !this.pendingAt(r, c)) return { row: r, col: c };
-    }
-  };
+Game.prototype.onPointerDown = function (e) {
+  if (e.button !== 0) return;
+  const rackTile = e.target.closest("#rack .rack-tile");
+  const sq = rackTile ? null : e.target.closest("#board .sq.has-pending");
+  if (!rackTile && !sq) return;
+  let source;
+  if (rackTile) {
+    if (rackTile.classList.contains("is-used")) return;
+    source = { rackIndex: Number(rackTile.dataset.index), el: rackTile, letter: null };
+  } else {
+    const p = this.pendingAt(Number(sq.dataset.row), Number(sq.dataset.col));
+    if (!p) return;
+    source = { rackIndex: p.rackIndex, el: sq, letter: p.blank ? p.letter : null, pending: p };
+  }
+  this.drag = { source, x: e.clientX, y: e.clientY, active: false, ghost: null, over: null, id: e.pointerId };
+};
 
-  Game.prototype.typeLetter = function (raw) {
-    const letter = raw.toLocaleUpperCase(this.lang);
-    let { row, col } = this.cursor;
-    const sq = this.square(row, col);
-    if (this.isCommitted(sq) || this.pendingAt(row, col)) {
-      const next = this.nextFree(row, col, 1);
-      if (!next) return;
-      row = next.row; col = next.col;
-    }
-    const free = this.rackTiles().filter((t) => !this.isUsed(Number(t.dataset.index)));
-    let tile = free.find((t) => t.dataset.letter === letter);
-    let asBlank = null;
-    if (!tile && this.blankLetters.includes(letter)) {
-      tile = free.find((t) => t.dataset.letter === "?");
-      asBlank = letter;
-    }
-    if (!tile) {
-      this.announce(fmt(this.strings.no_tile, { letter }));
-      return;
-    }
-    this.place(Number(tile.dataset.index), row, col, asBlank || undefined);
-    const next = this.nextFree(row, col, 1);
-    this.focusSquare(next ? next.row : row, next ? next.col : col);
-    if (asBlank) this.announce(fmt(this.strings.placed_blank, { letter }));
-  };
+Game.prototype.onPointerMove = function (e) {
+  const d = this.drag;
+  if (!d || e.pointerId !== d.id) return;
+  if (!d.active) {
+    if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_THRESHOLD) return;
+    d.active = true;
+    const tile = this.rackTile(d.source.rackIndex);
+    const letter = d.source.pending ? d.source.pending.letter : tile.dataset.letter;
+    const blank = tile && tile.dataset.letter === "?";
+    d.ghost = document.createElement("div");
+    d.ghost.className = "drag-ghost";
+    d.ghost.appendChild(this.tileElement(blank && !d.source.pending ? "" : letter, blank, false));
+    document.body.appendChild(d.ghost);
+    d.source.el.classList.add("dragging-source");
+  }
+  e.preventDefault();
+  d.ghost.style.left = e.clientX + "px";
+  d.ghost.style.top = e.clientY + "px";
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  const target = under ? under.closest("#board .sq") : null;
+  if (d.over && d.over !== target) d.over.classList.remove("drop-target");
+  d.over = target && !this.isCommitted(target) ? target : null;
+  if (d.over) d.over.classList.add("drop-target");
+};
 
-  Game.prototype.backspace = function () {
-    const last = this.pending[this.pending.length - 1];
-    if (!last) return;
-    this.unplace(last);
+Game.prototype.onPointerUp = function (e) {
+  const d = this.drag;
+  if (!d || e.pointerId !== d.id) return;
+  this.drag = null;
+  if (!d.active) return;   // a tap: the click handler does the rest
+  this.suppressClick = true;
+  window.setTimeout(() => { this.suppressClick = false; }, 0);
+  d.ghost.remove();
+  d.source.el.classList.remove("dragging-source");
+  if (d.over) d.over.classList.remove("drop-target");
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  const sq = under ? under.closest("#board .sq") : null;
+  if (sq && !this.isCommitted(sq)) {
+    this.place(d.source.rackIndex, Number(sq.dataset.row), Number(sq.dataset.col), d.source.letter || undefined);
+  } else if (d.source.pending && under && under.closest("#rack")) {
+    this.unplace(d.source.pending);
     this.changed();
-    this.focusSquare(last.row, last.col);
-  };
+  } else {
+    this.render();
+  }
+};
 
-  Game.prototype.toggleDirection = function () {
-    this.cursor.dir = this.cursor.dir === "across" ? "down" : "across";
-    this.renderCursor();
-    this.announce(this.cursor.dir === "across" ? this.strings.dir_across : this.strings.dir_down);
-  };
-
-  Game.prototype.playIfReady = function () {
-    const play = document.querySelector("#move-panel .play-button");
-    if (play && !play.disabled) { play.click(); return true; }
-    return false;
-  };
-
-  Game.prototype.onBoardKey = function (e) {
-    const sq = e.target.closest(".sq");
-    if (!sq || e.altKey || e.ctrlKey || e.metaKey) return;
-    const row = Number(sq.dataset.row), col = Number(sq.dataset.col);
-    this.cursor.row = row; this.cursor.col = col;
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (moves[e.key]) {
-      e.preventDefault();
-      this.focusSquare(row + moves[e.key][0], col + moves[e.key][1]);
-    } else if (e.key === "Home" || e.key === "End") {
-      e.preventDefault();
-      this.focusSquare(row, e.key === "Home" ? 0 : 14);
-    } else if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      if (this.selected !== null) {
-        this.place(this.selected, row, col);
-      } else if (e.key === "Enter" && this.pending.length) {
-        if (!this.playIfReady()) this.announce(this.strings.cannot_play);
-      } else {
-        this.toggleDirection();
-      }
-    } else if (e.key === "Backspace" || e.key === "Delete") {
-      e.preventDefault();
-      const here = this.pendingAt(row, col);
-      if (e.key === "Delete" && here) { this.unplace(here); this.changed(); } else this.backspace();
-    } else if (e.key === "Escape") {
-      if (this.selected !== null) { this.selected = null; this.render(); } else if (this.pending.length) this.recall();
-    } else if (e.key.length === 1 && /\p{L}/u.test(e.key)) {
-      e.preventDefault();
-      this.typeLetter(e.key);
-    }
-  };
-
-  /* --- pointer: tap and drag ------------------------------------------------------------ */
-
-  Game.prototype.onClick = function (e) {
-    if (this.suppressClick) { this.suppressClick = false; e.preventDefault(); return; }
-    const rackTile = e.target.closest("#rack .rack-tile");
-    if (rackTile) {
-      const index = Number(rackTile.dataset.index);
-      this.selected = this.selected === index ? null : index;
-      this.render();
-      return;
-    }
-    const sq = e.target.closest("#board .sq");
-    if (!sq || e.detail === 0) return;   // detail 0: keyboard activation, handled on keydown
-    const row = Number(sq.dataset.row), col = Number(sq.dataset.col);
-    const here = this.pendingAt(row, col);
-    if (this.selected !== null && !this.isCommitted(sq)) {
-      this.place(this.selected, row, col);
-    } else if (this.selected === null && !here && this.isCommitted(sq) && this.root.dataset.defineUrl && window.htmx) {
-      // A played tile: the meanings of the words through it (free, like the preview).
-      window.htmx.ajax("GET", `${this.root.dataset.defineUrl}?row=${row}&col=${col}`, { target: "#definition", swap: "outerHTML" });
-      this.cursor.row = row; this.cursor.col = col;
-      this.renderCursor();
-    } else if (here) {
-      this.unplace(here);
-      this.cursor.row = row; this.cursor.col = col;
-      this.changed();
-    } else {
-      if (this.cursor.row === row && this.cursor.col === col && this.root.classList.contains("placing")) {
-        this.toggleDirection();
-      }
-      this.cursor.row = row; this.cursor.col = col;
-      this.root.classList.add("placing");
-      this.renderCursor();
-    }
-  };
-
-  Game.prototype.onPointerDown = function (e) {
-    if (e.button !== 0) return;
-    const rackTile = e.target.closest("#rack .rack-tile");
-    const sq = rackTile ? null : e.target.closest("#board .sq.has-pending");
-    if (!rackTile && !sq) return;
-    let source;
-    if (rackTile) {
-      if (rackTile.classList.contains("is-used")) return;
-      source = { rackIndex: Number(rackTile.dataset.index), el: rackTile, letter: null };
-    } else {
-      const p = this.pendingAt(Number(sq.dataset.row), Number(sq.dataset.col));
-      if (!p) return;
-      source = { rackIndex: p.rackIndex, el: sq, letter: p.blank ? p.letter : null, pending: p };
-    }
-    this.drag = { source, x: e.clientX, y: e.clientY, active: false, ghost: null, over: null, id: e.pointerId };
-  };
-
-  Game.prototype.onPointerMove = function (e) {
-    const d = this.drag;
-    if (!d || e.pointerId !== d.id) return;
-    if (!d.active) {
-      if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_THRESHOLD) return;
-      d.active = true;
-      const tile = this.rackTile(d.source.rackIndex);
-      const letter = d.source.pending ? d.source.pending.letter : tile.dataset.letter;
-      const blank = tile && tile.dataset.letter === "?";
-      d.ghost = document.createElement("div");
-      d.ghost.className = "drag-ghost";
-      d.ghost.appendChild(this.tileElement(blank && !d.source.pending ? "" : letter, blank, false));
-      document.body.appendChild(d.ghost);
-      d.source.el.classList.add("dragging-source");
-    }
-    e.preventDefault();
-    d.ghost.style.left = e.clientX + "px";
-    d.ghost.style.top = e.clientY + "px";
-    const under = document.elementFromPoint(e.clientX, e.clientY);
-    const target = under ? under.closest("#board .sq") : null;
-    if (d.over && d.over !== target) d.over.classList.remove("drop-target");
-    d.over = target && !this.isCommitted(target) ? target : null;
-    if (d.over) d.over.classList.add("drop-target");
-  };
-
-  Game.prototype.onPointerUp = function (e) {
-    const d = this.drag;
-    if (!d || e.pointerId !== d.id) return;
-    this.drag = null;
-    if (!d.active) return;   // a tap: the click handler does the rest
-    this.suppressClick = true;
-    window.setTimeout(() => { this.suppressClick = false; }, 0);
+Game.prototype.onPointerCancel = function () {
+  const d = this.drag;
+  this.drag = null;
+  if (d && d.ghost) {
     d.ghost.remove();
     d.source.el.classList.remove("dragging-source");
     if (d.over) d.over.classList.remove("drop-target");
-    const under = document.elementFromPoint(e.clientX, e.clientY);
-    const sq = under ? under.closest("#board .sq") : null;
-    if (sq && !this.isCommitted(sq)) {
-      this.place(d.source.rackIndex, Number(sq.dataset.row), Number(sq.dataset.col), d.source.letter || undefined);
-    } else if (d.source.pending && under && under.closest("#rack")) {
-      this.unplace(d.source.pending);
-      this.changed();
-    } else {
-      this.render();
-    }
+  }
+};
+
+/* --- swap and resign dialogs ------------------------------------------------------------ */
+
+Game.prototype.openSwap = function () {
+  const dialog = this.swapDialog;
+  const form = document.getElementById("exchange-form");
+  if (!dialog || !form) return;
+  if (this.pending.length) this.recall();
+  const list = dialog.querySelector(".swap-tiles");
+  list.textContent = "";
+  this.rackTiles().forEach((t) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.letter = t.dataset.letter;
+    b.setAttribute("aria-pressed", "false");
+    b.setAttribute("aria-label", t.getAttribute("aria-label") || t.dataset.letter);
+    b.appendChild(this.tileElement(t.dataset.letter === "?" ? "" : t.dataset.letter, t.dataset.letter === "?", false));
+    list.appendChild(b);
+  });
+  const confirm = dialog.querySelector('[data-action="confirm-swap"]');
+  const update = () => {
+    const chosen = list.querySelectorAll('[aria-pressed="true"]').length;
+    confirm.disabled = chosen === 0;
+    const count = dialog.querySelector(".swap-count");
+    if (count) count.textContent = fmt(this.strings.swap_count, { n: chosen });
   };
-
-  Game.prototype.onPointerCancel = function () {
-    const d = this.drag;
-    this.drag = null;
-    if (d && d.ghost) {
-      d.ghost.remove();
-      d.source.el.classList.remove("dragging-source");
-      if (d.over) d.over.classList.remove("drop-target");
-    }
-  };
-
-  /* --- swap and resign dialogs ------------------------------------------------------------ */
-
-  Game.prototype.openSwap = function () {
-    const dialog = this.swapDialog;
-    const form = document.getElementById("exchange-form");
-    if (!dialog || !form) return;
-    if (this.pending.length) this.recall();
-    const list = dialog.querySelector(".swap-tiles");
-    list.textContent = "";
-    this.rackTiles().forEach((t) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.dataset.letter = t.dataset.letter;
-      b.setAttribute("aria-pressed", "false");
-      b.setAttribute("aria-label", t.getAttribute("aria-label") || t.dataset.letter);
-      b.appendChild(this.tileElement(t.dataset.letter === "?" ? "" : t.dataset.letter, t.dataset.letter === "?", false));
-      list.appendChild(b);
-    });
-    const confirm = dialog.querySelector('[data-action="confirm-swap"]');
-    const update = () => {
-      const chosen = list.querySelectorAll('[aria-pressed="true"]').length;
-      confirm.disabled = chosen === 0;
-      const count = dialog.querySelector(".swap-count");
-      if (count) count.textContent = fmt(this.strings.swap_count, { n: chosen });
-    };
-    list.onclick = (e) => {
-      const b = e.target.closest("button");
-      if (!b) return;
-      b.setAttribute("aria-pressed", b.getAttribute("aria-pressed") === "true" ? "false" : "true");
-      update();
-    };
-    confirm.onclick = () => {
-      const letters = Array.from(list.querySelectorAll('[aria-pressed="true"]')).map((b) => b.dataset.letter).join("");
-      const current = document.getElementById("exchange-form");
-      if (!letters || !current) return;
-      current.querySelector('input[name="exchange"]').value = letters;
-      dialog.close();
-      current.requestSubmit();
-    };
+  list.onclick = (e) => {
+    const b = e.target.closest("button");
+    if (!b) return;
+    b.setAttribute("aria-pressed", b.getAttribute("aria-pressed") === "true" ? "false" : "true");
     update();
-    dialog.showModal();
   };
-
-  /* --- after swaps: lay tiles again, restore focus, title, announcements --------------- */
-
-  Game.prototype.rememberFocus = function (target) {
-    const active = document.activeElement;
-    if (!active || !target || !target.contains(active)) return;
-    if (active.matches(".sq")) this.focusKey = { sq: [active.dataset.row, active.dataset.col] };
-    else if (active.id) this.focusKey = { id: active.id };
-    else if (active.dataset.focusKey) this.focusKey = { key: active.dataset.focusKey };
-    else if (active.matches(".rack-tile")) this.focusKey = { rack: active.dataset.index };
+  confirm.onclick = () => {
+    const letters = Array.from(list.querySelectorAll('[aria-pressed="true"]')).map((b) => b.dataset.letter).join("");
+    const current = document.getElementById("exchange-form");
+    if (!letters || !current) return;
+    current.querySelector('input[name="exchange"]').value = letters;
+    dialog.close();
+    current.requestSubmit();
   };
+  update();
+  dialog.showModal();
+};
 
-  Game.prototype.restoreFocus = function () {
-    const k = this.focusKey;
-    this.focusKey = null;
-    if (!k || (document.activeElement && document.activeElement !== document.body)) return;
-    let el = null;
-    if (k.sq) el = this.square(k.sq[0], k.sq[1]);
-    else if (k.id) el = document.getElementById(k.id);
-    else if (k.key) el = document.querySelector(`[data-focus-key="${k.key}"]`);
-    else if (k.rack) el = this.rackTile(k.rack);
-    if (el && !el.disabled) el.focus({ preventScroll: true });
-  };
+/* --- after swaps: lay tiles again, restore focus, title, announcements --------------- */
 
-  Game.prototype.queueRefresh = function () {
-    if (this.refreshQueued) return;
-    this.refreshQueued = true;
-    window.setTimeout(() => { this.refreshQueued = false; this.refresh(false); }, 0);
-  };
+Game.prototype.rememberFocus = function (target) {
+  const active = document.activeElement;
+  if (!active || !target || !target.contains(active)) return;
+  if (active.matches(".sq")) this.focusKey = { sq: [active.dataset.row, active.dataset.col] };
+  else if (active.id) this.focusKey = { id: active.id };
+  else if (active.dataset.focusKey) this.focusKey = { key: active.dataset.focusKey };
+  else if (active.matches(".rack-tile")) this.focusKey = { rack: active.dataset.index };
+};
 
-  Game.prototype.refresh = function (initial) {
-    this.watchComputer();
-    this.syncHighlight();
-    this.applyRackOrder();
-    const dropped = this.reconcile();
-    this.render();
-    this.restoreFocus();
-    if (dropped) this.announce(this.strings.tiles_returned);
-    this.syncMovePanel();
-    this.updateTitle();
-    if (!initial) this.noticeChanges();
-    this.setupTabs();
-    this.scrollLogs();
-  };
+Game.prototype.restoreFocus = function () {
+  const k = this.focusKey;
+  this.focusKey = null;
+  if (!k || (document.activeElement && document.activeElement !== document.body)) return;
+  let el = null;
+  if (k.sq) el = this.square(k.sq[0], k.sq[1]);
+  else if (k.id) el = document.getElementById(k.id);
+  else if (k.key) el = document.querySelector(`[data-focus-key="${k.key}"]`);
+  else if (k.rack) el = this.rackTile(k.rack);
+  if (el && !el.disabled) el.focus({ preventScroll: true });
+};
 
-  /** Decide whether the move panel's preview belongs to the tiles now on the board. */
-  Game.prototype.syncMovePanel = function () {
-    const panel = document.getElementById("move-panel");
-    if (!panel) return;
-    const serial = this.serialise();
-    const play = panel.querySelector(".play-button");
-    if (!this.pending.length) {
-      if (panel.dataset.hasPreview === "true") this.setPreviewState(this.strings.hint || "", "");
-      else if (play) play.disabled = true;
-      return;
-    }
-    // A refused play: keep its error in view (and the tiles where they are) until the
-    // player changes something.
-    if (panel.dataset.hasErrors === "true" && (panel.dataset.pending || "") === serial) {
-      if (play) play.disabled = true;
-      return;
-    }
-    const previewFor = panel.dataset.previewTiles || "";
-    if (panel.dataset.hasPreview !== "true" || (previewFor && previewFor !== serial)) {
-      this.requestPreview();
-    }
-  };
+Game.prototype.queueRefresh = function () {
+  if (this.refreshQueued) return;
+  this.refreshQueued = true;
+  window.setTimeout(() => { this.refreshQueued = false; this.refresh(false); }, 0);
+};
 
-  Game.prototype.updateTitle = function () {
-    const sb = document.getElementById("scoreboard");
-    if (sb && sb.dataset.title) document.title = sb.dataset.title + " · Wordgame";
-  };
+Game.prototype.refresh = function (initial) {
+  this.live.settle();
+  this.applyRackOrder();
+  const dropped = this.reconcile();
+  this.render();
+  this.restoreFocus();
+  if (dropped) announce(this.strings.tiles_returned);
+  this.syncMovePanel();
+  this.updateTitle();
+  if (!initial) this.notices.update(this.live.known);
+  this.setupTabs();
+  this.scrollLogs();
+};
 
-  Game.prototype.noticeChanges = function () {
-    const version = this.version();
-    const myTurn = this.isMyTurn();
-    if (version > this.seenVersion) {
-      this.seenVersion = version;
-      const line = document.querySelector("#move-log .move:last-child");
-      const text = line ? line.dataset.announce : "";
-      const lastSeat = line ? line.dataset.seat : "";
-      if (text && String(lastSeat) !== String(this.viewerSeat)) {
-        this.announce(myTurn && this.strings.your_turn_sentence ? text + " " + this.strings.your_turn_sentence : text);
-        document.querySelectorAll("#board .sq.last-move").forEach((sq) => this.flash(sq));
-        this.flash(document.querySelector("#move-log .move:last-child"));
-      }
-      document.querySelectorAll("#scoreboard .player").forEach((p) => this.flash(p));
-    }
-    const banner = document.querySelector("#game-over .banner h2");
-    if (banner && !this.overAnnounced) {
-      this.overAnnounced = true;
-      this.announce(banner.textContent.trim());
-      this.flash(banner.parentElement);
-    }
-    if (myTurn && !this.wasMyTurn) this.notify();
-    this.wasMyTurn = myTurn;
-    this.syncNotifyButton();
-    const chatCount = this.countChat();
-    if (chatCount > this.chatCount) {
-      const last = document.querySelector("#chat .line:last-child");
-      if (last && !last.classList.contains("mine")) {
-        this.announce(last.textContent.trim());
-        this.flash(last);
-        this.markUnread();
-      }
-    }
-    this.chatCount = chatCount;
-  };
+/** Decide whether the move panel's preview belongs to the tiles now on the board. */
+Game.prototype.syncMovePanel = function () {
+  const panel = document.getElementById("move-panel");
+  if (!panel) return;
+  const serial = this.serialise();
+  const play = panel.querySelector(".play-button");
+  if (!this.pending.length) {
+    if (panel.dataset.hasPreview === "true") this.setPreviewState(this.strings.hint || "", "");
+    else if (play) play.disabled = true;
+    return;
+  }
+  // A refused play: keep its error in view (and the tiles where they are) until the
+  // player changes something.
+  if (panel.dataset.hasErrors === "true" && (panel.dataset.pending || "") === serial) {
+    if (play) play.disabled = true;
+    return;
+  }
+  const previewFor = panel.dataset.previewTiles || "";
+  if (panel.dataset.hasPreview !== "true" || (previewFor && previewFor !== serial)) {
+    this.requestPreview();
+  }
+};
 
-  Game.prototype.flash = function (el) {
-    if (!el) return;
-    el.classList.remove("flash");
-    void el.offsetWidth;   // restart the animation
-    el.classList.add("flash");
-    window.setTimeout(() => el.classList.remove("flash"), 1700);
-  };
+Game.prototype.updateTitle = function () {
+  const sb = document.getElementById("scoreboard");
+  if (sb && sb.dataset.title) document.title = sb.dataset.title + " · Wordgame";
+};
 
-  Game.prototype.notify = function () {
-    if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
-    try {
-      const sb = document.getElementById("scoreboard");
-      const n = new Notification(this.strings.your_turn || "", {
-        body: sb ? sb.dataset.title : "", tag: "wordgame-" + this.root.dataset.gameId,
-      });
-      n.onclick = () => { window.focus(); n.close(); };
-    } catch (err) { /* some mobile browsers only notify from a service worker */ }
-  };
+/* --- phone tabs for the move log and chat ------------------------------------------ */
 
-  /** "Notify me when it is my turn" while the game is on; gone once it is over. */
-  Game.prototype.syncNotifyButton = function () {
-    const button = document.querySelector('[data-action="notify"]');
-    const state = document.querySelector(".notify-state");
-    const supported = "Notification" in window;
-    const over = !!document.querySelector("#game-over .banner");
-    if (button) button.hidden = over || !supported || Notification.permission !== "default";
-    if (state) state.hidden = over || !supported || Notification.permission !== "granted";
-  };
+Game.prototype.setupTabs = function () {
+  const side = document.querySelector(".side-panels");
+  const tabs = side ? side.querySelectorAll('[role="tab"]') : [];
+  if (!side || !tabs.length) return;
+  side.classList.add("has-tabs");
+  const current = side.dataset.tab || tabs[0].dataset.panel;
+  tabs.forEach((tab) => {
+    const on = tab.dataset.panel === current;
+    tab.setAttribute("aria-selected", on ? "true" : "false");
+    tab.tabIndex = on ? 0 : -1;
+    const panel = document.getElementById(tab.getAttribute("aria-controls"));
+    if (panel) panel.classList.toggle("is-tab-hidden", !on);
+  });
+};
 
-  Game.prototype.setupNotifyButton = function () {
-    const button = document.querySelector('[data-action="notify"]');
-    if (!button) return;
-    button.addEventListener("click", () => {
-      Notification.requestPermission().then(() => this.syncNotifyButton());
-    });
-    this.syncNotifyButton();
-  };
+Game.prototype.selectTab = function (tab) {
+  const side = document.querySelector(".side-panels");
+  side.dataset.tab = tab.dataset.panel;
+  const badge = tab.querySelector(".unread");
+  if (badge) badge.remove();
+  this.setupTabs();
+};
 
-  Game.prototype.setLive = function (live) {
-    const was = this.root.dataset.live;
-    this.root.dataset.live = live ? "true" : "false";
-    const note = document.getElementById("connection-note");
-    if (note) note.hidden = live;
-    if (was === "false" && live) this.announce(this.strings.reconnected);
-  };
+Game.prototype.scrollLogs = function () {
+  document.querySelectorAll("#move-log .moves, #chat .lines").forEach((list) => {
+    list.scrollTop = list.scrollHeight;
+  });
+};
 
-  /* --- phone tabs for the move log and chat ------------------------------------------ */
+/* --- wiring -------------------------------------------------------------------------- */
 
-  Game.prototype.setupTabs = function () {
-    const side = document.querySelector(".side-panels");
-    const tabs = side ? side.querySelectorAll('[role="tab"]') : [];
-    if (!side || !tabs.length) return;
-    side.classList.add("has-tabs");
-    const current = side.dataset.tab || tabs[0].dataset.panel;
-    tabs.forEach((tab) => {
-      const on = tab.dataset.panel === current;
-      tab.setAttribute("aria-selected", on ? "true" : "false");
-      tab.tabIndex = on ? 0 : -1;
-      const panel = document.getElementById(tab.getAttribute("aria-controls"));
-      if (panel) panel.classList.toggle("is-tab-hidden", !on);
-    });
-  };
-
-  Game.prototype.selectTab = function (tab) {
-    const side = document.querySelector(".side-panels");
-    side.dataset.tab = tab.dataset.panel;
-    const badge = tab.querySelector(".unread");
-    if (badge) badge.remove();
-    this.setupTabs();
-  };
-
-  Game.prototype.markUnread = function () {
-    const tab = document.querySelector('.tabs [data-panel="chat"]');
-    if (!tab || tab.getAttribute("aria-selected") === "true" || window.matchMedia("(min-width: 900px)").matches) return;
-    let badge = tab.querySelector(".unread");
-    if (!badge) {
-      badge = document.createElement("span");
-      badge.className = "unread";
-      badge.textContent = "0";
-      tab.appendChild(badge);
-    }
-    badge.textContent = String(Number(badge.textContent) + 1);
-  };
-
-  Game.prototype.scrollLogs = function () {
-    document.querySelectorAll("#move-log .moves, #chat .lines").forEach((list) => {
-      list.scrollTop = list.scrollHeight;
-    });
-  };
-
-  /* --- wiring -------------------------------------------------------------------------- */
-
-  Game.prototype.bind = function () {
-    const root = this.root;
-    root.addEventListener("click", (e) => {
-      const action = e.target.closest("[data-action]");
-      if (action && root.contains(action)) {
-        const name = action.dataset.action;
-        if (name === "recall") { this.recall(); return; }
-        if (name === "shuffle") { this.shuffle(); return; }
-        if (name === "swap") { this.openSwap(); return; }
-        if (name === "close-dialog") { action.closest("dialog").close(); return; }
-        if (name === "confirm-resign") {
-          // The form posts (the button belongs to #resign-form); the dialog has done its job.
-          const dialog = action.closest("dialog");
-          window.setTimeout(() => { if (dialog && dialog.open) dialog.close(); }, 0);
-          return;
-        }
-        if (name === "open-dialog") {
-          const dialog = document.getElementById(action.dataset.dialog);
-          if (dialog && typeof dialog.showModal === "function") {
-            e.preventDefault();
-            const menu = action.closest("details");
-            if (menu) menu.open = false;
-            dialog.showModal();
-          }
-          return;
-        }
-      }
-      const tab = e.target.closest('.tabs [role="tab"]');
-      if (tab) { this.selectTab(tab); return; }
-      this.onClick(e);
-    });
-    root.addEventListener("keydown", (e) => {
-      if (e.target.closest("#board")) { this.onBoardKey(e); return; }
-      const tab = e.target.closest('.tabs [role="tab"]');
-      if (tab && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
-        const tabs = Array.from(document.querySelectorAll('.tabs [role="tab"]'));
-        const next = tabs[(tabs.indexOf(tab) + (e.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
-        this.selectTab(next);
-        next.focus();
+Game.prototype.bind = function () {
+  const root = this.root;
+  root.addEventListener("click", (e) => {
+    const action = e.target.closest("[data-action]");
+    if (action && root.contains(action)) {
+      const name = action.dataset.action;
+      if (name === "recall") { this.recall(); return; }
+      if (name === "shuffle") { this.shuffle(); return; }
+      if (name === "swap") { this.openSwap(); return; }
+      if (name === "close-dialog") { action.closest("dialog").close(); return; }
+      if (name === "confirm-resign") {
+        // The form posts (the button belongs to #resign-form); the dialog has done its job.
+        const dialog = action.closest("dialog");
+        window.setTimeout(() => { if (dialog && dialog.open) dialog.close(); }, 0);
         return;
       }
-      // From the rack, typed letters go to the board cursor too.
-      if (e.target.closest("#rack") && e.key.length === 1 && /\p{L}/u.test(e.key) && !e.ctrlKey && !e.metaKey) {
-        e.preventDefault();
-        this.typeLetter(e.key);
-      } else if (e.target.closest("#rack") && e.key === "Backspace") {
-        e.preventDefault();
-        this.backspace();
+      if (name === "open-dialog") {
+        const dialog = document.getElementById(action.dataset.dialog);
+        if (dialog && typeof dialog.showModal === "function") {
+          e.preventDefault();
+          const menu = action.closest("details");
+          if (menu) menu.open = false;
+          dialog.showModal();
+        }
+        return;
       }
-    });
-    root.addEventListener("focusin", (e) => {
-      if (e.target.closest("#board .sq")) { this.root.classList.add("placing"); this.renderCursor(); }
-    });
-    root.addEventListener("pointerdown", (e) => this.onPointerDown(e));
-    window.addEventListener("pointermove", (e) => this.onPointerMove(e), { passive: false });
-    window.addEventListener("pointerup", (e) => this.onPointerUp(e));
-    window.addEventListener("pointercancel", () => this.onPointerCancel());
-    // Long-press on a tile must not open the context menu or start a native drag.
-    root.addEventListener("contextmenu", (e) => { if (e.target.closest(".rack-tile, .sq.has-pending")) e.preventDefault(); });
-    root.addEventListener("dragstart", (e) => e.preventDefault());
-
-    document.body.addEventListener("htmx:wsBeforeMessage", (e) => this.onFrame(e));
-    document.body.addEventListener("htmx:wsOpen", (e) => { this.socket = e.detail.socketWrapper || this.socket; });
-    document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
-      this.onOobSwap(e);
-      if (e.detail.shouldSwap) this.rememberFocus(e.detail.target || e.target);
-    });
-    document.body.addEventListener("htmx:configRequest", (e) => this.onConfigRequest(e));
-    document.body.addEventListener("htmx:wsAfterMessage", () => this.afterFrame());
-    document.body.addEventListener("htmx:beforeSwap", (e) => {
-      this.onAnswer(e);
-      if (e.detail.shouldSwap) this.rememberFocus(e.detail.target);
-    });
-    document.body.addEventListener("htmx:afterSwap", () => this.afterFrame());
-    ["htmx:oobAfterSwap", "htmx:afterSwap", "htmx:wsAfterMessage", "htmx:afterSettle"].forEach((name) => {
-      document.body.addEventListener(name, () => this.queueRefresh());
-    });
-    // Connection state: data-live on the root (styles and tests read it) and a notice
-    // while the socket is down; the ws extension reconnects and the server resends all.
-    document.body.addEventListener("htmx:wsAfterMessage", () => { this.setLive(true); });
-    // A waiting game (invitation or open seek) has just started: the page was built
-    // without a rack, chat or action bar, so load it again rather than patch it.
-    document.body.addEventListener("htmx:wsAfterMessage", () => {
-      const sb = document.getElementById("scoreboard");
-      const before = root.dataset.status;
-      if (sb && (before === "open" || before === "invited") && sb.dataset.status === "active") {
-        window.location.reload();
-      }
-    });
-    document.body.addEventListener("htmx:wsClose", () => { this.setLive(false); });
-    // Chat: clear the input once the line was accepted.
-    document.body.addEventListener("htmx:afterRequest", (e) => {
-      const form = e.detail.elt;
-      if (form && form.matches && form.matches(".chat-form") && e.detail.successful) form.reset();
-    });
-    document.body.addEventListener("htmx:responseError", (e) => {
-      const xhr = e.detail.xhr;
-      this.announce(xhr && xhr.responseText && xhr.responseText.length < 300 ? xhr.responseText : this.strings.request_failed);
-    });
-
-    if (this.blankPicker) {
-      this.blankPicker.addEventListener("click", (e) => {
-        const b = e.target.closest("button[value]");
-        if (b) { e.preventDefault(); this.blankPicker.close(b.value); }
-      });
     }
-    this.setupNotifyButton();
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.updateTitle(); });
-  };
+    const tab = e.target.closest('.tabs [role="tab"]');
+    if (tab) { this.selectTab(tab); return; }
+    this.onClick(e);
+  });
+  root.addEventListener("keydown", (e) => {
+    if (e.target.closest("#board")) { this.onBoardKey(e); return; }
+    const tab = e.target.closest('.tabs [role="tab"]');
+    if (tab && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+      const tabs = Array.from(document.querySelectorAll('.tabs [role="tab"]'));
+      const next = tabs[(tabs.indexOf(tab) + (e.key === "ArrowRight" ? 1 : tabs.length - 1)) % tabs.length];
+      this.selectTab(next);
+      next.focus();
+      return;
+    }
+    // From the rack, typed letters go to the board cursor too.
+    if (e.target.closest("#rack") && e.key.length === 1 && /\p{L}/u.test(e.key) && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      this.typeLetter(e.key);
+    } else if (e.target.closest("#rack") && e.key === "Backspace") {
+      e.preventDefault();
+      this.backspace();
+    }
+  });
+  root.addEventListener("focusin", (e) => {
+    if (e.target.closest("#board .sq")) { this.root.classList.add("placing"); this.renderCursor(); }
+  });
+  root.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+  window.addEventListener("pointermove", (e) => this.onPointerMove(e), { passive: false });
+  window.addEventListener("pointerup", (e) => this.onPointerUp(e));
+  window.addEventListener("pointercancel", () => this.onPointerCancel());
+  // Long-press on a tile must not open the context menu or start a native drag.
+  root.addEventListener("contextmenu", (e) => { if (e.target.closest(".rack-tile, .sq.has-pending")) e.preventDefault(); });
+  root.addEventListener("dragstart", (e) => e.preventDefault());
 
-  /* ------------------------------------------------------------------------------------
-   * Lobby: the new-game form shows only the fields of the chosen mode.
-   * ---------------------------------------------------------------------------------- */
-  function syncNewGameForm() {
-    document.querySelectorAll(".new-game-form").forEach((form) => {
-      const checked = form.querySelector('input[name="mode"]:checked');
-      const mode = checked ? checked.value : "";
-      form.querySelectorAll("[data-mode-only]").forEach((el) => {
-        el.hidden = mode !== "" && el.dataset.modeOnly !== mode;
-      });
-    });
-  }
-  document.addEventListener("change", (e) => {
-    if (e.target.matches('.new-game-form input[name="mode"]')) syncNewGameForm();
+  // Live (constructed first) has already said whether each fragment or answer is
+  // swapped in; keep focus only where one is.
+  document.body.addEventListener("htmx:oobBeforeSwap", (e) => {
+    if (e.detail.shouldSwap) this.rememberFocus(e.detail.target || e.target);
+  });
+  document.body.addEventListener("htmx:beforeSwap", (e) => {
+    if (e.detail.shouldSwap) this.rememberFocus(e.detail.target);
+  });
+  ["htmx:oobAfterSwap", "htmx:afterSwap", "htmx:wsAfterMessage", "htmx:afterSettle"].forEach((name) => {
+    document.body.addEventListener(name, () => this.queueRefresh());
+  });
+  // Chat: clear the input once the line was accepted.
+  document.body.addEventListener("htmx:afterRequest", (e) => {
+    const form = e.detail.elt;
+    if (form && form.matches && form.matches(".chat-form") && e.detail.successful) form.reset();
+  });
+  document.body.addEventListener("htmx:responseError", (e) => {
+    const xhr = e.detail.xhr;
+    announce(xhr && xhr.responseText && xhr.responseText.length < 300 ? xhr.responseText : this.strings.request_failed);
   });
 
-  /* ------------------------------------------------------------------------------------
-   * Replay: arrow keys step through the moves.
-   * ---------------------------------------------------------------------------------- */
-  document.addEventListener("keydown", (e) => {
-    if (!document.getElementById("replay") || e.target.closest("input, textarea, select")) return;
-    const rel = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[e.key];
-    const link = rel ? document.querySelector(`#replay [data-step="${rel}"]:not([aria-disabled="true"])`) : null;
-    if (link) { e.preventDefault(); link.click(); }
-  });
-
-  /* ------------------------------------------------------------------------------------
-   * Times in the viewer's own time zone and language (the server renders UTC).
-   * ---------------------------------------------------------------------------------- */
-  function localiseTimes() {
-    const lang = document.documentElement.lang || undefined;
-    document.querySelectorAll("time[data-local-time]").forEach((el) => {
-      const when = new Date(el.getAttribute("datetime"));
-      if (isNaN(when)) return;
-      const opts = el.dataset.localTime === "time"
-        ? { hour: "2-digit", minute: "2-digit" }
-        : { dateStyle: "medium", timeStyle: "short" };
-      el.textContent = new Intl.DateTimeFormat(lang, opts).format(when);
-      el.title = new Intl.DateTimeFormat(lang, { dateStyle: "full", timeStyle: "short" }).format(when);
+  if (this.blankPicker) {
+    this.blankPicker.addEventListener("click", (e) => {
+      const b = e.target.closest("button[value]");
+      if (b) { e.preventDefault(); this.blankPicker.close(b.value); }
     });
   }
-  document.addEventListener("htmx:afterSettle", localiseTimes);
-  document.addEventListener("htmx:wsAfterMessage", localiseTimes);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) this.updateTitle(); });
+};
 
-  function init() {
-    syncNewGameForm();
-    localiseTimes();
-    const root = document.getElementById("game");
-    if (root && !root.wordgame) root.wordgame = new Game(root);
-    // On the game page notices float over the board (app.css): let them go after a while.
-    if (root) {
-      document.querySelectorAll("#messages .message").forEach((m) => window.setTimeout(() => m.remove(), 8000));
-    }
+function init() {
+  const root = document.getElementById("game");
+  if (root && !root.wordgame) root.wordgame = new Game(root);
+  // On the game page notices float over the board (app.css): let them go after a while.
+  if (root) {
+    document.querySelectorAll("#messages .message").forEach((m) => window.setTimeout(() => m.remove(), 8000));
   }
-  document.addEventListener("htmx:afterSettle", syncNewGameForm);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
-})();
+}
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+else init();

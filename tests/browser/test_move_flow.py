@@ -1,6 +1,7 @@
 """The move flow as a player meets it: an answer and a push may arrive in either order, a
-page that missed a version catches up, the notification offer ends with the game, and
-the opponent's move is read out. Each order is forced: the HTTP answer is held with
+page that missed a version catches up (asking once, and again when the answer is lost), a
+page whose socket dropped says so and comes back, the notification offer ends with the
+game, and the opponent's move is read out. Each order is forced: the HTTP answer is held with
 ``page.route`` and the WebSocket's frames with ``page.route_web_socket``."""
 
 from __future__ import annotations
@@ -59,16 +60,21 @@ class HeldSocket:
         self.sent: list[str] = []
         self.dropped: list[str] = []
         self.route: WebSocketRoute | None = None
+        self.server: WebSocketRoute | None = None
+        self.lose_snapshots = 0  # the next snapshots (data-base="") to lose
+        self.resync_times: list[float] = []
 
     def attach(self, page: Page) -> None:
         page.route_web_socket(re.compile(r"/ws/games/\d+/$"), self.handle)
 
     def handle(self, ws: WebSocketRoute) -> None:
         self.route = ws
-        server = ws.connect_to_server()
+        server = self.server = ws.connect_to_server()
 
         def to_server(message: str | bytes) -> None:
             self.sent.append(str(message))
+            if '"resync"' in str(message):
+                self.resync_times.append(time.monotonic())
             server.send(message)
 
         ws.on_message(to_server)
@@ -79,6 +85,9 @@ class HeldSocket:
         text = str(message)
         if self.drop and 'data-base="' in text[:300] and 'data-base=""' not in text[:300]:
             self.drop -= 1
+            self.dropped.append(text)
+        elif self.lose_snapshots and 'data-base=""' in text[:300]:
+            self.lose_snapshots -= 1
             self.dropped.append(text)
         elif self.holding:
             self.queue.append(text)
@@ -260,6 +269,76 @@ def test_page_that_missed_a_version_asks_for_a_snapshot(
     assert sync_version(watcher) == game.version + 2
     assert [json for json in socket.sent if '"resync"' in json]
     assert watcher.evaluate(BOARD_DIFF) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_page_behind_asks_once_per_gap_and_again_when_the_snapshot_is_lost(
+    open_page: Any, ana: Any, ben: Any, cleo: Any
+) -> None:
+    """Two deltas that do not follow the page's version make one resync request, not one
+    each; the snapshot answering it is lost, so the page asks again after its retry delay
+    (the server answers one resync a second) and catches up."""
+    game = in_thread(make_game, ana, ben, racks=("CATSEOD", "AEIOULN"))
+    socket = HeldSocket()
+    watcher = open_page(cleo, f"/games/{game.pk}/", setup=socket.attach)
+    pa = open_page(ana, f"/games/{game.pk}/")
+    pb = open_page(ben, f"/games/{game.pk}/")
+    socket.drop = 1  # cleo's page never gets the push of ana's move
+    lay(pa, CAT)
+    play_button(pa).click()
+    expect_my_turn(pb, True)
+    wait_until(watcher, lambda: len(socket.dropped) == 1, what="the dropped delta")
+    # ben and ana pass; both deltas reach cleo's page together, neither on its version.
+    socket.holding = True
+    pb.locator("button[form='pass-form']").click()
+    expect_my_turn(pa, True)
+    pa.locator("button[form='pass-form']").click()
+    expect_my_turn(pb, True)
+    wait_until(watcher, lambda: len(socket.queue) == 2, what=f"two held frames: {socket.queue}")
+    socket.lose_snapshots = 1
+    socket.release()
+    expect(watcher.locator("#move-log .move")).to_have_count(3)
+    assert sync_version(watcher) == game.version + 3
+    assert len(socket.dropped) == 2  # the delta, then the first snapshot
+    watcher.wait_for_timeout(2000)  # no further request once the page is current
+    resyncs = [json for json in socket.sent if '"resync"' in json]
+    assert resyncs == [f'{{"type":"resync","version":{game.version}}}'] * 2
+    assert socket.resync_times[1] - socket.resync_times[0] >= 1.4
+    assert watcher.evaluate(BOARD_DIFF) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_dropped_socket_is_shown_and_the_page_plays_on_after_reconnecting(
+    open_page: Any, ana: Any, ben: Any
+) -> None:
+    game = in_thread(make_game, ana, ben, racks=("CATSEOD", "AEIOULN"))
+    socket = HeldSocket()
+    page = open_page(ana, f"/games/{game.pk}/", setup=socket.attach)
+    pb = open_page(ben, f"/games/{game.pk}/")
+    note = page.locator("#connection-note")
+    expect(note).to_be_hidden()
+    first = socket.route
+    assert first is not None
+    assert socket.server is not None
+    # As when a server restarts: the ws extension reconnects after 1012 (in under 1 s).
+    socket.server.close()
+    first.close(code=1012)
+    expect(page.locator("#game")).to_have_attribute("data-live", "false")
+    expect(note).to_be_visible()
+    expect(page.locator("#game")).to_have_attribute("data-live", "true")
+    assert socket.route is not first
+    expect(note).to_be_hidden()
+    expect(page.locator("#live-announcer")).to_have_text("Connected again.")
+    # The move goes out over HTTP with the version on screen; ben's reply comes over the
+    # new socket.
+    lay(page, CAT)
+    play_button(page).click()
+    expect_my_turn(pb, True)
+    pb.locator("button[form='pass-form']").click()
+    expect_my_turn(page, True)
+    expect(page.locator("#move-log .move")).to_have_count(2)
+    assert sync_version(page) == game.version + 2
+    assert page.evaluate(BOARD_DIFF) == []
 
 
 @pytest.mark.django_db(transaction=True)

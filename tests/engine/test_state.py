@@ -70,7 +70,7 @@ def test_state_json_round_trip_is_exact() -> None:
     text = json.dumps(played.state.to_dict())
     again = GameState.from_dict(json.loads(text))
     assert again == played.state
-    assert json.loads(text)["schema"] == 1
+    assert json.loads(text)["schema"] == 2
 
 
 def test_state_from_dict_rejects_other_schema_and_lost_tiles() -> None:

@@ -9,7 +9,11 @@ from typing import Any
 
 import engine
 from engine.lexicon import WordListLexicon
+from games import live, rendering
+from games.gameview import load_game, view_for
+from games.live import Shown
 from games.models import Game
+from games.pov import Pov
 from games.services import start_game
 
 WORDS = [
@@ -111,3 +115,25 @@ CAT_AT_CENTRE = [engine.Placement(7, 7, "C"), engine.Placement(7, 8, "A"), engin
 def at_version(game: Game, **data: Any) -> dict[str, Any]:
     """POST data carrying the game's current version, as every page form does."""
     return {"version": Game.objects.get(pk=game.pk).version, **data}
+
+
+def pov_of(game_id: int, viewer: Any) -> Pov:
+    """Who ``viewer`` is to the game (read now)."""
+    return load_game(game_id).pov(viewer)
+
+
+def push(game_id: int, viewer: Any, since: Shown | None) -> tuple[str, Shown]:
+    """What a socket of ``viewer`` would send after a change (``games.live``), with the
+    socket's own action id."""
+    pushed = live.shared_push(game_id, pov_of(game_id, viewer), since)
+    return live.with_action_id(pushed.html), pushed.shown
+
+
+def context(game: Game, viewer: Any) -> dict[str, object]:
+    """The template context of ``game`` for ``viewer``."""
+    return rendering.game_context(view_for(game, viewer))
+
+
+def fragments(game: Game, viewer: Any) -> str:
+    """The full snapshot ``viewer`` is sent."""
+    return live.snapshot(view_for(game, viewer), rendering.Frame(oob=True))

@@ -11,7 +11,8 @@ import pytest
 import engine
 from accounts.models import CoinEntry
 from accounts.services import grant_coins
-from games import extras, rendering
+from games import extras
+from games.gameview import extra_views
 from games.models import ExtraPurchase, Game, GameError
 from games.services import buy_extra
 from tests.games.helpers import CAT_AT_CENTRE, make_game
@@ -121,11 +122,8 @@ def test_hindsight_on_a_pass_is_not_sold_on_the_next_turn(ana: Any, ben: Any, ga
     with pytest.raises(GameError, match="extra_not_now"):
         buy_extra(game=game, user=ana, extra=extras.HINDSIGHT, version=game.version)
     assert balance(ana) == 50
-    panel = {
-        item["code"]: item
-        for item in rendering.extras_panel(game, 0, game.state_obj(), list(game.moves.all()), [])
-    }
-    assert panel[extras.HINDSIGHT]["move"] is None
+    panel = {item.code: item for item in extra_views(game, 0, game.state_obj(), list(game.moves.all()), [])}
+    assert panel[extras.HINDSIGHT].move is None
 
 
 @pytest.mark.django_db

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.test import Client
 
 import engine
+from games import live
 from games.models import Game
 from tests.games.helpers import CAT_AT_CENTRE, make_game
 from wordgame.asgi import application
@@ -208,10 +209,9 @@ async def test_delta_at_the_end_brings_the_banner_and_the_last_line(ana: Any, be
 async def test_resync_message_sends_a_fresh_snapshot(
     ana: Any, ben: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games import consumers
 
     # A long interval, so a slow render of the answer cannot outlast it.
-    monkeypatch.setattr(consumers, "RESYNC_INTERVAL", 10.0)
+    monkeypatch.setattr(live, "RESYNC_INTERVAL", 10.0)
     game = await sync_to_async(make_game)(ana, ben)
     communicator, connected = await connect(f"/ws/games/{game.pk}/", ana)
     try:
@@ -314,9 +314,9 @@ async def test_check_message_sends_only_what_the_socket_missed(
     """A change whose live update never reached this process (a task worker beside a
     server on the in-memory channel layer) reaches the page when it asks ``check``;
     a page that is current gets nothing."""
-    from games import consumers, realtime
+    from games import realtime
 
-    monkeypatch.setattr(consumers, "RESYNC_INTERVAL", 0.05)
+    monkeypatch.setattr(live, "RESYNC_INTERVAL", 0.05)
     game = await sync_to_async(make_game)(ana, ben)
     version = game.version
     communicator, connected = await connect(f"/ws/games/{game.pk}/", ben)

@@ -52,12 +52,12 @@ def test_game_over_banner_and_context(client: Client, ben: Any, finished: Game) 
     assert 'id="game-over"' in page.text
     context = page.context
     assert context["is_over"]
-    assert context["winner"]["name"] == "ana"
+    assert context["winner"].name == "ana"
     assert context["end_reason"] == "resign"
     assert context["result_text"].startswith("ana won")
     assert context["can_rematch"]
     assert context["gcg_available"]
-    assert context["moves"][0]["rack_before"] == "CATSEOD"  # racks are public once it is over
+    assert context["moves"][0].rack_before == "CATSEOD"  # racks are public once it is over
 
 
 @pytest.mark.django_db
@@ -98,12 +98,12 @@ def test_replay_steps_through_moves_with_racks_after_the_end(
     start = client.get(reverse("games:replay", args=[finished.pk]), {"move": 0}, headers=HX)
     assert start.context["step"] == 0
     assert start.context["next_step"] == 1
-    assert start.context["seats"][0]["rack"] == "CATSEOD"
+    assert start.context["seats"][0].rack == "CATSEOD"
     first = client.get(reverse("games:replay", args=[finished.pk]), {"move": 1})
     assert first.status_code == 200
     letters = "".join(sq["letter"] for sq in first.context["squares"][7])
     assert letters == "CAT"
-    assert first.context["seats"][0]["score"] == finished.seats.get(index=0).score
+    assert first.context["seats"][0].score == finished.seats.get(index=0).score
 
 
 @pytest.mark.django_db
@@ -112,5 +112,5 @@ def test_replay_hides_racks_while_game_is_on(client: Client, cleo: Any, game_ana
     client.force_login(cleo)
     response = client.get(reverse("games:replay", args=[game_ana_ben.pk]), {"move": 0})
     assert response.status_code == 200
-    assert all(seat["rack"] == "" for seat in response.context["seats"])
-    assert all(m["rack_before"] == "" for m in response.context["moves"])
+    assert all(seat.rack == "" for seat in response.context["seats"])
+    assert all(m.rack_before == "" for m in response.context["moves"])

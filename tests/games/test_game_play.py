@@ -128,7 +128,7 @@ def test_every_action_is_recorded_with_its_id(ana: Any, ben: Any) -> None:
 
 @pytest.mark.django_db
 def test_page_flags_come_from_the_rule_table(game_ana_ben: Game, ana: Any, ben: Any, cleo: Any) -> None:
-    from games.rendering import game_context
+    from tests.games.helpers import context as game_context
 
     assert game_ana_ben.allowed_actions(ana) == {"play", "exchange", "pass", "resign", "buy_extra"}
     assert game_ana_ben.allowed_actions(ben) == {"resign", "buy_extra"}
@@ -149,7 +149,7 @@ def test_a_vacation_pauses_the_turn_clock_and_opponents_see_it(
     from django.utils import timezone
 
     from accounts.models import VacationPeriod
-    from games.rendering import game_context
+    from games.gameview import view_for
 
     now = timezone.now()
     # ana's deadline passed an hour ago, but she has been on vacation for two days of her turn.
@@ -159,8 +159,8 @@ def test_a_vacation_pauses_the_turn_clock_and_opponents_see_it(
     )
     game = Game.objects.get(pk=game_ana_ben.pk)
     assert game.timeout(now=now) is None
-    seats = {s["name"]: s for s in game_context(game, ben)["seats"]}
-    assert seats["ana"]["vacation_until"] is not None
+    seats = {s.name: s for s in view_for(game, ben).seats}
+    assert seats["ana"].vacation_until is not None
     # A game whose clock vacations do not pause (a tournament's) times out.
     Game.objects.filter(pk=game.pk).update(vacation_pauses=False)
     assert Game.objects.get(pk=game.pk).timeout(now=now) is not None

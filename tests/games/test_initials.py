@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rendering import initials
+from games.gameview import initials
 
 
 @pytest.mark.parametrize(

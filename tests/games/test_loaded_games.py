@@ -1,5 +1,5 @@
 """The game as read for one version, shared by the renders of a change in one process
-(``games.rendering.loaded_games``), and the answer to a move as a delta."""
+(``games.live.loaded_games``), and the answer to a move as a delta."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games import rendering
+from games import live, rendering
 from games.actions import Play
+from games.gameview import Loaded, load_game, view_of
 from games.models import Game
-from tests.games.helpers import CAT_AT_CENTRE, make_game
+from tests.games.helpers import CAT_AT_CENTRE, make_game, pov_of
 
 HX = {"HX-Request": "true"}
 
@@ -22,11 +23,11 @@ HX = {"HX-Request": "true"}
 def test_a_copy_read_before_a_move_holds_only_its_own_versions_moves(ana: Any, ben: Any) -> None:
     game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
     game.play(ana, CAT_AT_CENTRE, version=game.version)
-    old = rendering.load_game(game.pk)  # read at the version after CAT
+    old = load_game(game.pk)  # read at the version after CAT
     game.pass_turn(ben, version=game.version)  # one more move, after that read
-    loaded = rendering.Loaded.of(old)
+    loaded = Loaded.of(old)
     assert [m.kind for m in loaded.moves] == ["play"]
-    assert rendering.Shown.of(rendering.game_context(loaded, ana)).moves == 1
+    assert live.Shown.of(view_of(loaded, old.pov(ana))).moves == 1
 
 
 @pytest.mark.django_db
@@ -34,24 +35,24 @@ def test_a_version_is_read_once_then_shared_until_it_is_too_old(
     ana: Any, ben: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
-    first = rendering.loaded_games.get(game.pk, game.version)
+    first = live.loaded_games.get(game.pk, game.version)
     with CaptureQueriesContext(connection) as queries:
-        again = rendering.loaded_games.get(game.pk, game.version)
+        again = live.loaded_games.get(game.pk, game.version)
     assert again is first
     assert len(queries) == 0
     # A newer version is not answered from the entry of an older one.
     game.play(ana, CAT_AT_CENTRE, version=game.version)
-    newer = rendering.loaded_games.get(game.pk, game.version)
+    newer = live.loaded_games.get(game.pk, game.version)
     assert newer is not first
     assert newer.game.version == game.version
     # Entries are used for LoadedGames.SECONDS at most (what is not part of the game,
     # a vacation or a name, may change without a new version).
     clock = [1000.0]
-    monkeypatch.setattr(rendering.time, "monotonic", lambda: clock[0])
-    stamped = rendering.loaded_games.keep(rendering.Loaded.of(rendering.load_game(game.pk)))
-    assert rendering.loaded_games.get(game.pk, game.version) is stamped
-    clock[0] += rendering.LoadedGames.SECONDS + 0.1
-    assert rendering.loaded_games.get(game.pk, game.version) is not stamped
+    monkeypatch.setattr(live.time, "monotonic", lambda: clock[0])
+    stamped = live.loaded_games.keep(Loaded.of(load_game(game.pk)))
+    assert live.loaded_games.get(game.pk, game.version) is stamped
+    clock[0] += live.LoadedGames.SECONDS + 0.1
+    assert live.loaded_games.get(game.pk, game.version) is not stamped
 
 
 @pytest.mark.django_db
@@ -67,10 +68,13 @@ def test_the_answer_keeps_the_game_it_read_for_the_pushes_of_the_same_change(
     )
     assert f'data-base="{game.version}"' in answer.text
     game.refresh_from_db()
-    before = rendering.shown(rendering.load_game(game.pk), cleo)
+    read = load_game(game.pk)
+    before = live.Shown.of(live.page_view(read, read.pov(cleo)))
+    pov = read.pov(cleo)
     # The spectators' push of this version reads nothing: the answer read the game.
     with CaptureQueriesContext(connection) as queries:
-        html, now = rendering.shared_push(game.pk, cleo, None, game.version)
+        pushed = live.shared_push(game.pk, pov, None, game.version)
+    html, now = pushed.html, pushed.shown
     assert now.version == game.version
     assert now.moves == 1
     assert 'id="board"' in html
@@ -98,24 +102,24 @@ def test_entries_past_their_time_are_let_go(ana: Any, ben: Any, monkeypatch: pyt
     first = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
     second = make_game(ben, ana, racks=("CATSEOD", "AEIOULN"))
     clock = [1000.0]
-    monkeypatch.setattr(rendering.time, "monotonic", lambda: clock[0])
-    rendering.loaded_games.get(first.pk, first.version)
-    clock[0] += rendering.LoadedGames.SECONDS + 0.1
-    rendering.loaded_games.get(second.pk, second.version)
-    assert list(rendering.loaded_games.entries) == [(second.pk, second.version)]
+    monkeypatch.setattr(live.time, "monotonic", lambda: clock[0])
+    live.loaded_games.get(first.pk, first.version)
+    clock[0] += live.LoadedGames.SECONDS + 0.1
+    live.loaded_games.get(second.pk, second.version)
+    assert list(live.loaded_games.entries) == [(second.pk, second.version)]
 
 
 @pytest.mark.django_db
 def test_a_views_own_game_is_not_kept_and_a_game_changed_in_place_is_no_hit(ana: Any, ben: Any) -> None:
     game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
     version = game.version
-    mine = rendering.load_game(game.pk)
-    rendering.loaded_games.of_game(mine)  # a miss: read, not kept (the view may act on it)
-    assert rendering.loaded_games.cached(game.pk, version) is None
+    mine = load_game(game.pk)
+    live.loaded_games.of_game(mine)  # a miss: read, not kept (the view may act on it)
+    assert live.loaded_games.cached(game.pk, version) is None
     mine.play(ana, CAT_AT_CENTRE, version=version)  # changes ``mine`` in place
-    kept = rendering.loaded_games.get(game.pk, version + 1)
+    kept = live.loaded_games.get(game.pk, version + 1)
     kept.game.version += 1  # as if changed in place after it was kept
-    assert rendering.loaded_games.cached(game.pk, version + 1) is None
+    assert live.loaded_games.cached(game.pk, version + 1) is None
 
 
 @pytest.mark.django_db
@@ -124,14 +128,15 @@ def test_the_answer_uses_what_a_push_of_the_same_change_read(ana: Any, ben: Any,
     rendered: the answer takes what they read (one read of the game per change and
     process), and answers the delta all the same."""
     game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
-    view_game = rendering.load_game(game.pk)
-    before = rendering.before_action(view_game, ana, Play.of(CAT_AT_CENTRE))
+    view_game = load_game(game.pk)
+    pov = view_game.pov(ana)
+    before = live.before_action(view_game, pov, Play.of(CAT_AT_CENTRE))
     view_game.play(ana, CAT_AT_CENTRE, version=view_game.version)
-    rendering.shared_push(game.pk, cleo, None, view_game.version)
-    reads = rendering.loaded_games.reads
+    live.shared_push(game.pk, pov_of(game.pk, cleo), None, view_game.version)
+    reads = live.loaded_games.reads
     with CaptureQueriesContext(connection) as queries:
-        html = rendering.answer(view_game, ana, before)
-    assert rendering.loaded_games.reads == reads
+        html = live.answer(view_game, pov, before, rendering.Frame(oob=True))
+    assert live.loaded_games.reads == reads
     assert [q["sql"] for q in queries.captured_queries] == []
     assert html.startswith(
         f'<div id="game-sync" hidden data-version="{view_game.version}" data-base="{game.version}"'

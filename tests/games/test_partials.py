@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils import translation
 
 import engine
-from games import rendering
+from games.gameview import load_game, view_for
 from games.models import Game
 from games.services import start_game
-from tests.games.helpers import CAT_AT_CENTRE, make_game
+from tests.games.helpers import CAT_AT_CENTRE, fragments, make_game, push
 
 HX = {"HX-Request": "true"}
 ACTION_FORMS = ("play-form", "pass-form", "exchange-form", "resign-form", "accept-form", "decline-form")
@@ -78,36 +78,36 @@ def test_invitation_buttons_post_the_version(ana: Any, ben: Any) -> None:
 @pytest.mark.django_db
 def test_opponents_move_is_announced_in_words_in_the_viewers_language(ana: Any, game_ana_ben: Game) -> None:
     game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
-    game = rendering.load_game(game_ana_ben.pk)
+    game = load_game(game_ana_ben.pk)
     score = game.moves.get().score
-    item = rendering.game_context(game, ana)["moves"][-1]
-    assert item["announce"] == f"ana played CAT at H8 across for {score}."
+    item = view_for(game, ana).moves[-1]
+    assert item.announce == f"ana played CAT at H8 across for {score}."
     with translation.override("de"):
-        item = rendering.game_context(game, ana)["moves"][-1]
-    assert item["announce"] == f"ana hat CAT auf H8 waagerecht gelegt und erzielt {score}."
-    html = rendering.fragments(game, ana)
+        item = view_for(game, ana).moves[-1]
+    assert item.announce == f"ana hat CAT auf H8 waagerecht gelegt und erzielt {score}."
+    html = fragments(game, ana)
     assert f'data-announce="ana played CAT at H8 across for {score}."' in section(html, "move-log")
 
 
 @pytest.mark.django_db
 def test_push_sends_nothing_twice_and_a_delta_only_one_version_on(ana: Any, ben: Any, cleo: Any) -> None:
     game = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
-    snapshot, shown = rendering.push(game.pk, cleo, None)
+    snapshot, shown = push(game.pk, cleo, None)
     assert 'data-base=""' in snapshot
-    assert rendering.push(game.pk, cleo, shown) == ("", shown)
+    assert push(game.pk, cleo, shown) == ("", shown)
     game.play(ana, CAT_AT_CENTRE, version=game.version)
-    delta, after = rendering.push(game.pk, cleo, shown)
+    delta, after = push(game.pk, cleo, shown)
     assert f'data-base="{shown.version}"' in delta
     assert after.version == shown.version + 1
     assert 'data-last="7-7 7-8 7-9"' in delta
     # ben passes: nothing is laid, so no square at all; the marker clears the highlight.
     game.pass_turn(ben, version=game.version)
-    delta, _ = rendering.push(game.pk, cleo, after)
+    delta, _ = push(game.pk, cleo, after)
     assert 'id="sq-' not in delta
     assert 'data-last=""' in delta
     assert '<li class="move"' in delta
     # Two versions on from what the page shows: the snapshot.
     game.play(ana, [engine.Placement(7, 10, "S")], version=game.version)
-    again, _ = rendering.push(game.pk, cleo, after)
+    again, _ = push(game.pk, cleo, after)
     assert 'data-base=""' in again
     assert 'id="board"' in again

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, Move
-from tests.games.helpers import at_version, tiles
+from tests.games.helpers import at_version, make_game, tiles
 
 HX = {"HX-Request": "true"}
 CAT = tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))
@@ -89,12 +89,31 @@ def test_malformed_tiles_are_refused_politely(client: Client, ana: Any, game_ana
 
 
 @pytest.mark.django_db
-def test_stale_version_says_the_game_moved_on(client: Client, ana: Any, game_ana_ben: Game) -> None:
+def test_stale_version_says_the_game_changed_when_nobody_moved(
+    client: Client, ana: Any, game_ana_ben: Game
+) -> None:
+    # The version before the invitation was accepted: nobody played since (issue 23,
+    # point 4: "the game moved on" only when someone moved).
     client.force_login(ana)
     response = post(client, "play", game_ana_ben, {"tiles": CAT, "version": game_ana_ben.version - 1})
-    assert "The game moved on" in response.text
+    assert "The game changed meanwhile" in response.text
+    assert "moved on" not in response.text
     assert 'id="board"' in response.text  # the client catches up
     assert not Move.objects.exists()
+
+
+@pytest.mark.django_db
+def test_stale_version_says_the_game_moved_on_when_the_opponent_moved(
+    client: Client, ana: Any, ben: Any
+) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    read = game.version
+    game.pass_turn(ana, version=read)
+    game.pass_turn(ben, version=game.version)
+    client.force_login(ana)
+    response = post(client, "play", game, {"tiles": CAT, "version": read + 1})
+    assert "The game moved on" in response.text
+    assert not Move.objects.filter(kind="play").exists()
 
 
 @pytest.mark.django_db
@@ -337,7 +356,7 @@ def test_a_repeat_after_the_opponent_bought_an_extra_answers_the_snapshot(
     this play's, so the answer is the whole page (with the opponent's aid), not a delta
     worked out as if it were."""
     from accounts.models import User
-    from games import extras, rendering
+    from games import extras, live
     from games.actions import BuyExtra
 
     client = Client()
@@ -345,14 +364,14 @@ def test_a_repeat_after_the_opponent_bought_an_extra_answers_the_snapshot(
     data = {"tiles": CAT, "version": game_ana_ben.version, "action_id": "a1"}
     post(client, "play", game_ana_ben, data)
     User.objects.filter(pk=ben.pk).update(coins=20)
-    noted = rendering.before_action
+    noted = live.before_action
 
     def then_the_opponent_buys(game: Game, viewer: Any, action: Any) -> Any:
         before = noted(game, viewer, action)
         Game.objects.get(pk=game.pk).act(ben, BuyExtra(extras.TILE_BAG), version=game.version)
         return before
 
-    monkeypatch.setattr(rendering, "before_action", then_the_opponent_buys)
+    monkeypatch.setattr(live, "before_action", then_the_opponent_buys)
     again = client.post(reverse("games:play", args=[game_ana_ben.pk]), data, headers=HX).text
     assert 'data-base=""' in again
     assert 'id="board"' in again

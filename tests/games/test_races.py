@@ -180,8 +180,9 @@ def test_accept_racing_cancel_ends_in_exactly_one_of_them(postgres: None, ana: A
     accepted = game.status == Game.Status.ACTIVE
     # The cancel is refused (403) exactly when the acceptance went first.
     assert answers[1].startswith("403 ") == accepted, answers
-    # The accepted snapshot, or (both acted on one version) "the game moved on".
-    assert ("The game moved on" in answers[0]) != accepted
+    # The accepted snapshot, or (both acted on one version, and the invitation was
+    # withdrawn: nobody moved) "the game changed".
+    assert ("The game changed meanwhile" in answers[0]) != accepted
     assert game.version == 2  # dealt, then exactly one of accept or decline
 
 

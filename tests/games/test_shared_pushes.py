@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import consumers, rendering
+from games import live
 from tests.factories import make_user
 from tests.games.helpers import CAT_AT_CENTRE, make_game
 from tests.games.test_game_consumer import connect, square_ids
@@ -32,15 +32,15 @@ async def test_a_change_is_rendered_once_per_seat_and_once_per_spectator_languag
     game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "JQXZKVW"))
     watchers = [await sync_to_async(make_user)(f"watcher{i}") for i in range(6)]
     rendered: list[tuple[str, str]] = []
-    real = rendering.shared_push
+    real = live.shared_push
 
-    def counting(game_id: int, viewer: Any, since: Any, version: int | None = None) -> Any:
+    def counting(game_id: int, pov: Any, since: Any, version: int | None = None) -> Any:
         from django.utils import translation
 
-        rendered.append((rendering.viewer_kind(game_id, viewer)[0], translation.get_language()))
-        return real(game_id, viewer, since, version)
+        rendered.append((pov.kind, translation.get_language()))
+        return real(game_id, pov, since, version)
 
-    monkeypatch.setattr(rendering, "shared_push", counting)
+    monkeypatch.setattr(live, "shared_push", counting)
     path = f"/ws/games/{game.pk}/"
     sockets: dict[str, WebsocketCommunicator] = {}
     # Spectators connect first, so the group would hand them the change first.
@@ -54,7 +54,7 @@ async def test_a_change_is_rendered_once_per_seat_and_once_per_spectator_languag
     try:
         await receive_all(sockets)
         rendered.clear()
-        reads = rendering.loaded_games.reads
+        reads = live.loaded_games.reads
         await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
         pushes = await receive_all(sockets)
         # 2 seats + spectators in English + spectators in French = 4 renders for 9 sockets.
@@ -62,7 +62,7 @@ async def test_a_change_is_rendered_once_per_seat_and_once_per_spectator_languag
             [("seat-0", "en"), ("seat-1", "en"), ("spectator", "en"), ("spectator", "fr")]
         )
         # ... from the game read once for all four.
-        assert rendering.loaded_games.reads == reads + 1
+        assert live.loaded_games.reads == reads + 1
         # Players first: both seats were rendered before any spectator.
         assert {kind for kind, _ in rendered[:2]} == {"seat-0", "seat-1"}
         for name, html in pushes.items():
@@ -82,7 +82,7 @@ async def test_a_change_is_rendered_once_per_seat_and_once_per_spectator_languag
         assert ids[0]
         assert ids[1]
         assert ids[0] != ids[1]
-        assert all(rendering.ACTION_ID_MARK not in html for html in pushes.values())
+        assert all(live.ACTION_ID_MARK not in html for html in pushes.values())
     finally:
         for communicator in sockets.values():
             await communicator.disconnect()
@@ -109,7 +109,7 @@ async def test_spectators_render_nothing_for_a_chat_line(ana: Any, ben: Any, cle
 
 @pytest.mark.asyncio
 async def test_a_spectator_waits_for_the_players_at_most_a_moment() -> None:
-    shared = consumers.SharedPushes()
+    shared = live.SharedPushes()
     shared.player_joined(1, 1)
     # The player has not handled version 5 yet: the spectator waits, but not forever.
     loop_time = asyncio.get_running_loop().time

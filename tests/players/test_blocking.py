@@ -20,7 +20,7 @@ from accounts.services import (
     request_friend,
     unblock_user,
 )
-from games import rendering
+from games.gameview import chat_lines
 from games.models import Game, GameError
 from games.services import start_game
 from tests.factories import make_user
@@ -87,10 +87,10 @@ def test_chat_lines_between_blocked_players_are_hidden(ana: Any, ben: Any) -> No
     game = make_game(ana, ben)
     game.post_chat(ana, "hello")
     game.post_chat(ben, "rude words")
-    assert [m["text"] for m in rendering.chat_items(game, ana)] == ["hello", "rude words"]
+    assert [m.text for m in chat_lines(game.pk, game.pov(ana))] == ["hello", "rude words"]
     block_user(blocker=ana, blocked=ben)
-    assert [m["text"] for m in rendering.chat_items(game, ana)] == ["hello"]
-    assert [m["text"] for m in rendering.chat_items(game, ben)] == ["rude words"]
+    assert [m.text for m in chat_lines(game.pk, game.pov(ana))] == ["hello"]
+    assert [m.text for m in chat_lines(game.pk, game.pov(ben))] == ["rude words"]
 
 
 def test_report_from_a_profile_lands_in_the_queue(client: Client, ana: Any, ben: Any) -> None:

@@ -1,4 +1,7 @@
-"""An opponent's rack never reaches anyone else while the game is on.
+"""What each viewer may see, in every output: an opponent's rack never reaches anyone
+else while the game is on, and the HTML snapshot, a live delta, the API and the event
+stream agree on the rack, the actions and the move log's racks (they all serialise one
+view, ``games.gameview``).
 
 ben holds JQXZKVW: J, Q, X and Z exist once each in the English set and are on no
 board and no other rack, so any of them in a payload for ana or cleo would be a leak.
@@ -11,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,15 +22,25 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import rendering
+from api.models import ApiToken
+from api.stream import EventTracker
+from games.gameview import load_game
 from games.models import Game
 from games.services import start_game
-from tests.games.helpers import CAT_AT_CENTRE, make_computer_game, make_game, set_racks, tiles
+from tests.api.conftest import (
+    ApiClient,
+    _api_settings,  # noqa: F401 (the API's settings: a fixture)
+)
+from tests.api.test_stream import open_stream
+from tests.factories import make_user
+from tests.games.helpers import CAT_AT_CENTRE, make_computer_game, make_game, push, set_racks, tiles
+from tests.games.helpers import context as context_of
 from tests.games.test_game_consumer import connect
 
 BEN_RACK = "JQXZKVW"
 UNIQUE = "JQXZ"
 HX = {"HX-Request": "true"}
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)")
 
 
 #: A random token (the CSRF token every page carries: 64 letters and digits) can hold
@@ -107,7 +121,7 @@ def test_rack_content_never_sent_to_opponent_or_spectator(ana: Any, ben: Any, cl
     payloads |= {f"cleo-after:{k}": v for k, v in http_payloads(cleo_client, game).items()}
     # And the context itself, as the consumer renders it.
     for viewer in (ana, cleo):
-        context = rendering.game_context(rendering.load_game(game.pk), viewer)
+        context = context_of(load_game(game.pk), viewer)
         payloads[f"context:{viewer}"] = json.dumps(
             {k: v for k, v in context.items() if k != "game"}, default=str
         )
@@ -190,7 +204,7 @@ def test_which_tiles_were_swapped_stays_with_the_swapper(ana: Any, ben: Any, cle
     payloads: dict[str, str] = {}
     for name, client in clients.items():
         payloads |= {f"{name}:{k}": v for k, v in http_payloads(client, game).items()}
-        context = rendering.game_context(rendering.load_game(game.pk), ben if name == "ben" else cleo)
+        context = context_of(load_game(game.pk), ben if name == "ben" else cleo)
         payloads[f"{name}:context"] = json.dumps(
             {k: v for k, v in context.items() if k != "game"}, default=str
         )
@@ -284,3 +298,183 @@ def test_a_random_token_holding_the_rare_letters_is_no_leak_but_the_rack_is() ->
     assert leaks(f'<body hx-headers=\'{{"x-csrftoken": "{token}"}}\'>') == []
     assert leaks(f'<span class="rack">{BEN_RACK}</span>') != []
     assert leaks(f"{'A' * 40}JQXZ") != []
+
+
+@pytest.fixture
+def token_for() -> Callable[[Any], str]:
+    """``token_for(user)``: a new personal API token (the raw string) for ``user``."""
+    return lambda user: ApiToken.issue(user, "test")[1]
+
+
+# ----- one view, every output: the HTML snapshot, a live delta, the API, the stream -------
+
+#: The actions a page offers with a button of its own (extras have their own panel).
+PAGE_ACTIONS = frozenset({"play", "exchange", "pass", "resign", "accept", "decline"})
+
+
+def html_rack(html: str) -> str | None:
+    """The rack tiles an HTML payload shows (None: no rack at all)."""
+    found = re.search(r'<ol id="rack-tiles".*?</ol>', html, re.S)
+    return "".join(re.findall(r'data-letter="([^"]*)"', found.group())) if found else None
+
+
+def html_allowed(html: str) -> set[str]:
+    """The actions a move panel offers."""
+    panel = re.search(r'<section id="move-panel".*?</section>', html, re.S)
+    text = panel.group() if panel else ""
+    offered = set()
+    if re.search(r'data-action="swap"[^>]*data-focus-key="swap"(?![^>]*disabled)', text):
+        offered |= {"play", "exchange", "pass"}
+    if 'data-dialog="resign-dialog"' in text:
+        offered.add("resign")
+    if 'form="accept-form"' in text:
+        offered.add("accept")
+    if 'form="decline-form"' in text:
+        offered.add("decline")
+    return offered
+
+
+def html_log_racks(html: str) -> list[str]:
+    return re.findall(r'<span class="racks">([^<]*)</span>', html)
+
+
+def api_log_racks(game: dict[str, Any]) -> list[str]:
+    return [f"{m['rack_before']} → {m['rack_after'] or '–'}" for m in game["moves"] if m["rack_before"]]
+
+
+def stream_allowed(user: Any, game: Game) -> set[str] | None:
+    """The actions the event stream's first event about ``game`` says ``user`` may take."""
+    events = EventTracker(user).look(Game.objects.select_related("created_by").with_seats().get(pk=game.pk))
+    return set(events[0]["game"]["allowed"]) & PAGE_ACTIONS if events else None
+
+
+def agree(html: str, api: dict[str, Any], rack: str | None, *, over: bool) -> None:
+    """``html`` (a snapshot or a delta) and the API's game say the same of the rack, the
+    actions and the move log's racks, and both what the view holds."""
+    assert api["rack"] == rack
+    if html_rack(html) is not None or 'id="rack"' in html:
+        assert html_rack(html) == (rack or None)
+    if 'id="move-panel"' in html:
+        assert html_allowed(html) == set(api["allowed"]) & PAGE_ACTIONS
+    assert all(m["rack_before"] is None for m in api["moves"]) != over
+    for line in html_log_racks(html):
+        assert over
+        assert line in api_log_racks(api)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("over", [False, True], ids=["active", "finished"])
+def test_every_output_agrees_on_racks_actions_and_the_logs_racks(
+    over: bool, ana: Any, ben: Any, cleo: Any, token_for: Any
+) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", BEN_RACK))
+    users = {"ana": ana, "ben": ben, "cleo": cleo}
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
+    shown = {name: push(game.pk, user, None)[1] for name, user in users.items()}
+    if over:
+        game.resign(ben, version=game.version)
+    else:
+        game.pass_turn(ben, version=game.version)
+    game.refresh_from_db()
+    state = game.state_obj()
+    for name, user in users.items():
+        client = Client()
+        client.force_login(user)
+        snapshot = client.get(reverse("games:fragments", args=[game.pk]), headers=HX).text
+        delta, _ = push(game.pk, user, shown[name])
+        assert f'data-base="{shown[name].version}"' in delta  # a delta, not a snapshot
+        api = ApiClient(token_for(user)).get(f"/games/{game.pk}").json()
+        rack = state.racks[["ana", "ben"].index(name)] if name != "cleo" else None
+        for html in (snapshot, delta):
+            agree(html, api, rack, over=over)
+        assert len(html_log_racks(snapshot)) == (2 if over else 0)
+        assert stream_allowed(user, game) in (None, set(api["allowed"]) & PAGE_ACTIONS)
+        if name != "cleo":  # a player's stream tells of the game
+            assert stream_allowed(user, game) is not None
+
+
+@pytest.mark.django_db
+def test_every_output_agrees_for_an_invitation_and_a_seek(ana: Any, ben: Any, token_for: Any) -> None:
+    invitation = start_game(creator=ana, mode=Game.Mode.FRIEND, language="en", opponent=ben, first=0)
+    seek = start_game(creator=ben, mode=Game.Mode.RANDOM, language="en")
+    expected = {("ana", invitation.pk): {"decline"}, ("ben", invitation.pk): {"accept", "decline"}}
+    expected[("ben", seek.pk)] = {"decline"}  # the seek's creator, who holds no seat yet
+    for (name, game_id), allowed in expected.items():
+        user = ana if name == "ana" else ben
+        client = Client()
+        client.force_login(user)
+        snapshot = client.get(reverse("games:fragments", args=[game_id]), headers=HX).text
+        api = ApiClient(token_for(user)).get(f"/games/{game_id}").json()
+        assert set(api["allowed"]) & PAGE_ACTIONS == allowed, name
+        assert html_allowed(snapshot) == allowed, name
+        game = Game.objects.get(pk=game_id)
+        seated = game_id == invitation.pk
+        rack = game.state_obj().racks[0 if name == "ana" else 1] if seated else None
+        agree(snapshot, api, rack, over=False)
+        assert stream_allowed(user, game) in (None, allowed)
+    assert stream_allowed(ben, invitation) == {"accept", "decline"}  # "invitation" for ben
+
+
+# ----- the API and the event stream ---------------------------------------------------
+
+
+def leaked(payload: str) -> list[str]:
+    text = TIMESTAMP.sub("", payload)
+    return re.findall(r"[JQXZ]", text)
+
+
+def api_payloads(api: ApiClient, game_id: int, version: int) -> dict[str, str]:
+    got = {}
+    for name, response in {
+        "game": api.get(f"/games/{game_id}"),
+        "games": api.get("/games"),
+        "active": api.get("/games?status=active"),
+        "account": api.get("/account"),
+        "gcg": api.get(f"/games/{game_id}/gcg"),
+        "preview": api.post(f"/games/{game_id}/preview", {"tiles": [[7, 7, "C"], [7, 8, "A"], [7, 9, "T"]]}),
+        "stale": api.post(f"/games/{game_id}/pass", {"version": version - 1}),
+        "word": api.get("/words/en/cat"),
+    }.items():
+        got[name] = response.content.decode()
+    return got
+
+
+@pytest.mark.django_db
+def test_no_api_response_shows_the_opponents_rack(ana: Any, ben: Any, cleo: Any, token_for: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", BEN_RACK))
+    ana_api, ben_api, cleo_api = (ApiClient(token_for(u)) for u in (ana, ben, cleo))
+    # The check can fail: ben's own view of the game does show his rack.
+    assert leaked(ben_api.get(f"/games/{game.pk}").content.decode())
+
+    seen = {f"ana:{k}": v for k, v in api_payloads(ana_api, game.pk, game.version).items()}
+    seen |= {f"cleo:{k}": v for k, v in api_payloads(cleo_api, game.pk, game.version).items()}
+    # ana plays, swaps and passes: every answer is the game as she sees it.
+    played = ana_api.post(
+        f"/games/{game.pk}/play", {"tiles": [[7, 7, "C"], [7, 8, "A"], [7, 9, "T"]], "version": game.version}
+    )
+    seen["ana:play"] = played.content.decode()
+    version = played.json()["version"]
+    ben_api.post(f"/games/{game.pk}/pass", {"version": version})
+    seen["ana:exchange"] = ana_api.post(
+        f"/games/{game.pk}/exchange", {"tiles": "SE", "version": version + 1}
+    ).content.decode()
+    seen |= {f"ana-later:{k}": v for k, v in api_payloads(ana_api, game.pk, version + 2).items()}
+    seen |= {f"cleo-later:{k}": v for k, v in api_payloads(cleo_api, game.pk, version + 2).items()}
+    found = {name: leaked(text) for name, text in seen.items() if leaked(text)}
+    assert not found, found
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_stream_events_show_no_rack(close_db_connection: None) -> None:
+    ana = await sync_to_async(make_user)("ana")
+    ben = await sync_to_async(make_user)("ben")
+    game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", BEN_RACK))
+    stream = await open_stream(ana)
+    try:
+        lines = [(await stream.line()).decode() for _ in range(2)]
+    finally:
+        await stream.close()
+    assert [json.loads(line)["type"] for line in lines] == ["game_started", "your_turn"]
+    assert json.loads(lines[0])["game"]["id"] == game.pk
+    assert not leaked("".join(lines))

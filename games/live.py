@@ -1,0 +1,500 @@
+"""How a game reaches each screen live: the one module for it.
+
+- **The read cache** (:class:`LoadedGames`): a process reads a game once per version; the
+  answer to a move's POST and the pushes of that change in the same process share it.
+- **What a page shows** (:class:`Shown`), worked out from the typed view
+  (``games.gameview.GameView``), and **the delta** from one version to the next
+  (:func:`delta`): the HTTP answer to a player's own action (:func:`answer`) and the
+  push to every socket (:func:`shared_push`) are the same delta.
+- **Render sharing** (:class:`SharedPushes`): one render per change for each kind of
+  viewer (``Pov.kind``) and interface language, however many sockets this process has,
+  the players' first. Renders run on threads of their own.
+
+The consumers (``games.consumers``) only authorise, join, send a snapshot and hand events
+here; ``games.rendering`` only turns a view into HTML.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import dataclasses
+import json
+import threading
+import time
+import uuid
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
+
+from channels.db import database_sync_to_async
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import rendering
+from games.actions import ENGINE_ACTION_KINDS, Action
+from games.gameview import GameView, Loaded, chat_lines, load_game, view_of
+from games.models import Game
+from games.pov import Pov, resolve
+
+# ----- the read cache ---------------------------------------------------------------
+
+
+class LoadedGames:
+    """A process's recently read games, by (game id, version): the renders of one change
+    for each kind of viewer (and the answer to the move's own POST) read the game once.
+    A version never changes, except for what is not part of the game (a vacation, a
+    player's name): an entry is used for ``SECONDS`` at most."""
+
+    KEEP = 512
+    SECONDS = 5.0
+
+    def __init__(self) -> None:
+        self.entries: OrderedDict[tuple[int, int], Loaded] = OrderedDict()
+        self.reading: dict[tuple[int, int], threading.Event] = {}
+        self.lock = threading.Lock()
+        self.reads = 0  # games read from the database (what the tests look at)
+
+    def get(self, game_id: int, version: int | None = None, *, game: Game | None = None) -> Loaded:
+        """The game ``game_id``: its entry for ``version`` when there is a fresh one,
+        else read now (at whatever version it is now; from ``game``, the game just read
+        at ``version``, when given) and kept. Renders of one change and the answer to the
+        move run at once on several threads: while one reads the game for ``version``,
+        the others wait for it rather than read it too."""
+
+        def read() -> Loaded:
+            return Loaded.of(game if game is not None else load_game(game_id))
+
+        if version is None:
+            return self.keep(read())
+        key = (game_id, version)
+        with self.lock:
+            hit = self._fresh(self.entries.get(key))
+            reading = self.reading.get(key) if hit is None else None
+            mine = hit is None and reading is None
+            if mine:
+                reading = self.reading[key] = threading.Event()
+        if hit is not None:
+            return hit
+        assert reading is not None
+        if not mine:
+            reading.wait(1.0)
+            return self.cached(game_id, version) or self.keep(read())
+        try:
+            return self.keep(read())
+        finally:
+            with self.lock:
+                self.reading.pop(key, None)
+            reading.set()
+
+    def of_game(self, game: Game) -> Loaded:
+        """``game`` (just read, with its seats) with what was read for its version, when
+        that is still here (its moves, extras and vacations: no query), else read now
+        and kept. For views, which have read the game row anyway."""
+        hit = self.cached(game.pk, game.version)
+        if hit is None:
+            # Not kept: ``game`` is the caller's, and ``Game.act`` may change it next.
+            return Loaded.of(game)
+        return Loaded(game, hit.moves, hit.purchases, hit.away, hit.at)
+
+    def cached(self, game_id: int, version: int) -> Loaded | None:
+        with self.lock:
+            hit = self._fresh(self.entries.get((game_id, version)))
+        # An entry whose game is no longer at its version (changed in place) is no hit.
+        return hit if hit is not None and hit.game.version == version else None
+
+    def _fresh(self, entry: Loaded | None) -> Loaded | None:
+        return entry if entry is not None and time.monotonic() - entry.at < self.SECONDS else None
+
+    def keep(self, data: Loaded) -> Loaded:
+        """Keep ``data`` (the oldest entries go: those past their time, and beyond
+        ``KEEP``; entries are in the order they were read)."""
+        with self.lock:
+            self.reads += 1
+            self.entries[(data.game.pk, data.game.version)] = data
+            self.entries.move_to_end((data.game.pk, data.game.version))
+            while self.entries and (
+                len(self.entries) > self.KEEP or self._fresh(next(iter(self.entries.values()))) is None
+            ):
+                self.entries.popitem(last=False)
+        return data
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.reading.clear()
+
+
+loaded_games = LoadedGames()
+
+
+def seen_by(data: Loaded, pov: Pov) -> GameView:
+    """``data`` as ``pov`` may see it; ``pov`` is resolved again only when it no longer
+    holds (the creator of a seek that was matched meanwhile)."""
+    game = data.game
+    return view_of(data, pov if pov.holds_at(game.version, game.status) else resolve(game, pov.actor()))
+
+
+def page_view(game: Game, pov: Pov) -> GameView:
+    """``game`` (just read by a view, with its seats) as ``pov`` may see it, with what
+    this process read for its version when it is still here."""
+    return seen_by(loaded_games.of_game(game), pov)
+
+
+# ----- what a page shows, and the delta to the next version --------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a viewer's live page shows after a push or an answer: its version, and the
+    parts a delta to the next version is worked out against. A socket keeps one."""
+
+    version: int
+    status: str
+    board: tuple[str, ...]
+    last: frozenset[tuple[int, int]]
+    moves: int
+    rack: str  # the viewer's own rack ("" for anyone not seated)
+    aids: int = 0  # extras bought so far, by either player
+    extras: str = ""  # the viewer's own extras: which are bought for their period now
+
+    @classmethod
+    def of(cls, view: GameView) -> Shown:
+        return cls(
+            version=view.version,
+            status=view.status,
+            board=view.board,
+            last=frozenset(view.last),
+            moves=view.moves_count,
+            rack=view.rack,
+            aids=len(view.aids),
+            extras=",".join(f"{x.code}:{x.bought}:{x.can_buy}" for x in view.extras),
+        )
+
+    def followed_by(self, now: Shown) -> bool:
+        """Whether ``now`` is the very next version of the same game in play, so that a
+        delta from this one is enough. Anything else (a missed version, the start of a
+        game, a board of another size) gets the full snapshot."""
+        return (
+            now.version == self.version + 1
+            and self.status == Game.Status.ACTIVE
+            and now.status in (Game.Status.ACTIVE, Game.Status.FINISHED)
+            and now.moves >= self.moves
+            and len(now.board) == len(self.board)
+        )
+
+
+def changed_squares(before: Shown, now: Shown) -> list[tuple[int, int]]:
+    """The squares a delta sends: new tiles, and any square gaining the last-move
+    highlight. Squares that only lose it are not sent: the version marker lists the
+    highlighted squares (``data-last``) and app.js clears the others."""
+    return [
+        (r, c)
+        for r, (old, new) in enumerate(zip(before.board, now.board, strict=True))
+        for c in range(len(new))
+        if old[c] != new[c] or ((r, c) in now.last and (r, c) not in before.last)
+    ]
+
+
+def delta_partials(view: GameView, before: Shown, now: Shown) -> list[str]:
+    """The partials a delta from ``before`` to ``now`` re-renders whole: the scoreboard
+    (scores, turn, bag) and the move panel always; the move log when its first line
+    replaces "No moves yet"; the aids and the viewer's own extras and rack when they
+    changed; the game-over banner (and the whole rack) when the game ended."""
+    names = ["scoreboard", "move_panel"]
+    ended = now.status != before.status
+    if before.moves == 0 and now.moves:
+        # At the end the racks of every line are public, but a reload or the replay shows
+        # them: resending the whole log would make a game's last push its largest.
+        names.append("move_log")
+    if now.aids != before.aids:
+        names.append("aids")
+    if view.viewer_seat is not None:
+        if now.extras != before.extras:
+            names.append("extras")
+        if ended:
+            names.append("rack")
+        elif now.rack != before.rack:
+            names.append("rack_tiles")
+    if ended:
+        names.append("game_over")
+    return names
+
+
+def delta(view: GameView, before: Shown, now: Shown, frame: rendering.Frame) -> str:
+    """The partials that changed from ``before`` to ``now`` (one version later), as
+    out-of-band swaps, the version marker first. The rack only ever comes from the
+    view, which holds the viewer's own rack and nobody else's."""
+    parts = [rendering.render(["game_sync"], view, dataclasses.replace(frame, base_version=before.version))]
+    names = rendering.premium_names()
+    for r, c in changed_squares(before, now):
+        square = rendering.square_item(now.board, r, c, language=view.language, last=now.last, names=names)
+        parts.append(render_to_string(rendering.PARTIALS["square"], {"sq": square, "square_oob": True}))
+    parts.append(rendering.render(delta_partials(view, before, now), view, frame))
+    if 0 < before.moves < now.moves:
+        parts.append(rendering.move_lines(view, view.moves[before.moves :]))
+    return "".join(parts)
+
+
+def snapshot(view: GameView, frame: rendering.Frame) -> str:
+    """Every partial ``view``'s viewer may receive, each as an out-of-band swap."""
+    return rendering.render(rendering.snapshot_names(view), view, frame)
+
+
+# ----- the answer to a player's own action -------------------------------------------
+
+
+def answer(game: Game, pov: Pov, before: Shown | Game | None, frame: rendering.Frame) -> str:
+    """The answer to ``pov``'s own action on ``game`` (as the action left it): the delta
+    from ``before`` (what their page showed when they acted, see :func:`before_action`)
+    when the game is now exactly one version on and nothing is to be said about it
+    (``form_errors``), else the full snapshot. What is read for it is kept for the
+    pushes of the same change (:class:`LoadedGames`)."""
+    # Shared with the pushes of this change (which start when it commits, before this
+    # answer): one read in this process. Nothing changes ``game`` after its answer.
+    data = loaded_games.get(game.pk, game.version, game=game)
+    view = seen_by(data, pov)
+    now = Shown.of(view)
+    if isinstance(before, Game):
+        # Worked out only when a delta may follow: the game one version on, from
+        # ``before`` by the viewer's own action.
+        moved_on = game.version == before.version + 1 and not frame.form_errors
+        before = Shown.of(seen_by(data.as_of(before), pov)) if moved_on else None
+    if before is not None and not frame.form_errors and before.followed_by(now):
+        return delta(view, before, now, frame)
+    return snapshot(view, frame)
+
+
+def before_action(game: Game, pov: Pov, action: Action) -> Shown | Game:
+    """What ``pov``'s page of ``game`` (as read for their ``action``, at the version the
+    page showed) shows, for :func:`answer`. For an engine action, a copy of the game,
+    worked out into what it showed only after the action, from what the answer reads
+    (:meth:`Loaded.as_of`): nothing is read before the action, so the opponent's push,
+    which goes out when the action commits, does not wait for it. For the others (an
+    extra bought adds to what the answer reads) what it shows, worked out now."""
+    if action.kind not in ENGINE_ACTION_KINDS:
+        return Shown.of(page_view(game, pov))
+    earlier = copy.copy(game)
+    # ``Game.act`` refreshes ``game`` in place, its prefetched seats included.
+    earlier._prefetched_objects_cache = dict(getattr(game, "_prefetched_objects_cache", {}))
+    return earlier
+
+
+def repeat_of(before: Shown | Game | None, version: int) -> Shown | Game | None:
+    """``before`` when the action just applied made ``version`` from it; None when the
+    game moved on otherwise (a repeated action, one applied over an extra bought):
+    then the page's version cannot be worked out from the action (a snapshot)."""
+    if isinstance(before, Game) and version != before.version + 1:
+        return None
+    return before
+
+
+# ----- pushes -----------------------------------------------------------------------
+
+#: Stands for the move panel's ``action_id`` in a push rendered once for several
+#: sockets; each socket puts a fresh one in its own copy (``with_action_id``), so two
+#: tabs of one player never share an action id.
+ACTION_ID_MARK = "0" * 20 + "5ac7" + "0" * 8
+
+
+@dataclass(frozen=True, slots=True)
+class Pushed:
+    """A render for one kind of viewer: the HTML (empty: nothing to send), what the page
+    shows after it, and the point of view it was rendered for."""
+
+    html: str
+    shown: Shown
+    pov: Pov
+
+
+def shared_push(game_id: int, pov: Pov, since: Shown | None, version: int | None = None) -> Pushed:
+    """What a socket of ``pov`` sends after a change, given what it sent last (``since``;
+    None on connect and on resync): nothing when the page already shows this version, a
+    delta when the game moved on by exactly one version, else the snapshot. The same
+    for every viewer of the same kind, with ``ACTION_ID_MARK`` where the action id goes.
+    ``version``: the one the change announced (the game as read for it is shared by
+    every kind of viewer in this process); None reads the game as it is now."""
+    data = loaded_games.get(game_id, version)
+    view = seen_by(data, pov)
+    now = Shown.of(view)
+    frame = rendering.Frame(oob=True, action_id=ACTION_ID_MARK)
+    if since is not None and since.version == now.version:
+        return Pushed("", since, view.pov)
+    if since is None or not since.followed_by(now):
+        return Pushed(snapshot(view, frame), now, view.pov)
+    return Pushed(delta(view, since, now, frame), now, view.pov)
+
+
+def with_action_id(html: str) -> str:
+    """One socket's copy of a shared push, with its own action id."""
+    return html.replace(ACTION_ID_MARK, uuid.uuid4().hex) if ACTION_ID_MARK in html else html
+
+
+def chat_fragment(game_id: int, pov: Pov) -> str:
+    """The chat lines, for a seated player only (nothing for anyone else)."""
+    if not pov.is_player:
+        return ""
+    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    return rendering.chat_html(chat_lines(game_id, pov), version or 0)
+
+
+# ----- sockets: who watches, and what a client may ask ---------------------------------
+
+
+def watched_pov(game_id: int, user: object) -> Pov | None:
+    """Who ``user`` is to the game if they may watch it, else None (a socket's connect)."""
+    game = Game.objects.watchable_by(user).with_seats().filter(pk=game_id).first()
+    return game.pov(user) if game is not None else None
+
+
+#: A client may ask for a fresh snapshot at most this often; more is ignored, so a
+#: misbehaving client cannot make the server re-render in a loop.
+RESYNC_INTERVAL = 1.0
+
+
+def may_ask(last: float) -> float | None:
+    """When a client last asked at ``last`` (``time.monotonic()``): the time to record if
+    it may ask again now, None while ``RESYNC_INTERVAL`` has not passed."""
+    now = time.monotonic()
+    return now if now - last >= RESYNC_INTERVAL else None
+
+
+def client_message(text_data: str | None) -> str:
+    """What a client asks for: ``resync`` (a full snapshot), ``check`` (what changed since
+    this socket's last frame, nothing when it is current), or "" (anything else)."""
+    try:
+        message = json.loads(text_data or "")
+    except ValueError:
+        return ""
+    if not isinstance(message, dict):
+        return ""
+    if message.get("type") == "resync" or "resync" in message:
+        return "resync"
+    return "check" if message.get("type") == "check" else ""
+
+
+# ----- render threads and render sharing ----------------------------------------------
+
+#: Renders for sockets run on these threads. ``database_sync_to_async`` would run them
+#: all on the process's one thread for consumers' synchronous code (HTTP requests get a
+#: thread each, consumers share one): a render spends much of its time waiting for
+#: PostgreSQL, and on one thread those waits queue behind each other. Each thread holds a
+#: pooled database connection only while it renders (``DB_POOL_MAX_SIZE`` bounds all).
+RENDER_THREADS = 4
+render_threads = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def off_thread(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``function`` run on a render thread (database connections closed after, as
+    ``database_sync_to_async`` does)."""
+    return database_sync_to_async(function, thread_sensitive=False, executor=render_threads)
+
+
+def in_language(language: str, render: Callable[P, R]) -> Callable[P, R]:
+    """``render`` run with ``language`` active (it runs in a worker thread, where no
+    middleware has activated one)."""
+
+    def rendered(*args: P.args, **kwargs: P.kwargs) -> R:
+        with translation.override(language):
+            return render(*args, **kwargs)
+
+    return rendered
+
+
+PushKey = tuple[int, str, str, int | None, int | None]
+
+
+class SharedPushes:
+    """One process's game pushes, rendered once for all its sockets that see the same
+    thing: per change, one render per seated player and one per interface language for
+    all spectators (``Pov.kind``), however many sockets there are; and the players'
+    renders first.
+
+    A render is keyed by (game, viewer kind, language, version the socket shows, version
+    the event announced) and shared while it runs and for the next ``KEEP`` changes, so
+    sockets handling the same event never render it twice. Snapshots on connect and
+    resync (event version None) are only shared while they run, so none is stale.
+
+    Players first: a spectator's socket waits (at most ``PLAYERS_FIRST_WAIT`` seconds)
+    until every seated player's socket in this process has handled the change, so a
+    crowd of spectators never delays the opponent."""
+
+    KEEP = 256
+    PLAYERS_FIRST_WAIT = 0.3
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.renders: OrderedDict[PushKey, asyncio.Future[Pushed]] = OrderedDict()
+        self.players: Counter[int] = Counter()  # game id -> seated players' sockets here
+        self.handled: OrderedDict[tuple[int, int], tuple[list[int], asyncio.Event]] = OrderedDict()
+        self.count = 0  # renders started (what the tests and the benchmark look at)
+
+    def _here(self) -> None:
+        """Futures and events belong to one event loop (tests run one per test)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:
+            self.loop = loop
+            self.renders.clear()
+            self.handled.clear()
+            self.players.clear()
+
+    async def push(
+        self, game_id: int, pov: Pov, language: str, since: Shown | None, version: int | None
+    ) -> Pushed:
+        self._here()
+        key: PushKey = (game_id, pov.kind, language, since.version if since else None, version)
+        render = self.renders.get(key)
+        if render is None:
+            self.count += 1
+            run = in_language(language, shared_push)
+            render = asyncio.ensure_future(off_thread(run)(game_id, pov, since, version))
+            self.renders[key] = render
+            render.add_done_callback(lambda done: self._settled(key, done, keep=version is not None))
+        pushed = await asyncio.shield(render)
+        # The render is shared by kind: this socket keeps its own point of view.
+        mine = pushed.pov if pushed.pov.user_id == pov.user_id else pov
+        return Pushed(with_action_id(pushed.html), pushed.shown, mine)
+
+    def _settled(self, key: PushKey, render: asyncio.Future[Pushed], *, keep: bool) -> None:
+        if not keep or render.cancelled() or render.exception() is not None:
+            if self.renders.get(key) is render:
+                del self.renders[key]
+            return
+        while len(self.renders) > self.KEEP:
+            self.renders.popitem(last=False)
+
+    def _turn(self, game_id: int, version: int) -> tuple[list[int], asyncio.Event]:
+        turn = self.handled.get((game_id, version))
+        if turn is None:
+            turn = self.handled[(game_id, version)] = ([0], asyncio.Event())
+            while len(self.handled) > self.KEEP:
+                self.handled.popitem(last=False)
+        return turn
+
+    def player_joined(self, game_id: int, delta: int) -> None:
+        self._here()
+        self.players[game_id] += delta
+        if self.players[game_id] <= 0:
+            del self.players[game_id]
+
+    def player_handled(self, game_id: int, version: int) -> None:
+        done, event = self._turn(game_id, version)
+        done[0] += 1
+        if done[0] >= self.players[game_id]:
+            event.set()
+
+    async def after_players(self, game_id: int, version: int) -> None:
+        if not self.players[game_id]:
+            return
+        _done, event = self._turn(game_id, version)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), self.PLAYERS_FIRST_WAIT)
+
+
+shared_pushes = SharedPushes()
