@@ -9,14 +9,14 @@ Behind nginx, Daphne runs with ``--proxy-headers`` and reports the client's addr
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+from accounts import ratelimit
 
 log = logging.getLogger(__name__)
 
@@ -41,19 +41,16 @@ def signup_allowed(request: HttpRequest) -> bool:
     """Count one sign-up attempt (a POST) from this client address; False once it made more
     than ``SIGNUP_RATE_PER_HOUR`` in the current hour.
 
-    The counter lives in the shared cache (Redis in production, so every worker counts
-    together). If the cache is unreachable the sign-up is let through and the failure
+    Counted by the shared limiter (``accounts.ratelimit``), so every worker counts
+    together; if the cache is unreachable the sign-up is let through and the failure
     logged: an outage of the cache must not take sign-up down with it.
     """
-    window = int(time.time()) // WINDOW_SECONDS
-    key = f"signup-rate:{client_ip(request) or 'unknown'}:{window}"
-    try:
-        cache.add(key, 0, timeout=WINDOW_SECONDS)
-        count = cache.incr(key)
-    except Exception:
-        log.exception("sign-up rate limit: the cache is unavailable")
-        return True
-    return count <= settings.SIGNUP_RATE_PER_HOUR
+    return ratelimit.allow(
+        "signup-rate",
+        client_ip(request) or "unknown",
+        limit=settings.SIGNUP_RATE_PER_HOUR,
+        window=WINDOW_SECONDS,
+    )
 
 
 def locked_out(

@@ -37,6 +37,7 @@ STATUS: dict[str, int] = {
     "not_invited": 403,
     "not_allowed": 403,
     "too_many_games": 403,
+    "too_many_invitations": 403,
     "too_many_tokens": 403,
     "not_finished": 403,
     # 404: unknown, or not visible to the caller (never said apart).

@@ -61,8 +61,8 @@ JSON (`invitation`, `game_started`, `your_turn`, `game_over`), so a bot never po
 **Errors.** Every refusal is `{"error": CODE, "message": TEXT}`: 400 malformed or
 against the rules (the engine's codes, e.g. `word_not_in_lexicon`), 401 no valid token,
 403 not allowed, 404 unknown or not yours to see, 409 stale version, not your turn or
-game over, 429 too many requests (wait `Retry-After` seconds). Messages follow
-`Accept-Language`.
+game over, 429 too many requests (wait `Retry-After` seconds; the limits count per
+user, all your tokens together). Messages follow `Accept-Language`.
 """
 
 

@@ -12,14 +12,14 @@ class GamesConfig(AppConfig):
         from accounts.reasons import register_reason
         from dictionaries.hooks import register_word_usage_counter
         from games.extras import LABELS
-        from games.models import register_after_commit
+        from games.models import register_followups
         from games.services import count_finished_games_with_word
         from games.tasks import schedule_followups
 
         register_word_usage_counter(count_finished_games_with_word)
         # Models never import tasks (tasks import models): the follow-up work of every
-        # committed change is handed over here.
-        register_after_commit(schedule_followups)
+        # change is handed over here, enqueued inside the change's transaction.
+        register_followups(schedule_followups)
         for extra, label in LABELS.items():
             register_reason(f"extra:{extra}", label)
         from accounts.hooks import register_player_data

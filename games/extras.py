@@ -24,6 +24,7 @@ The period of a purchase is a move number: the number the buyer's next move will
 from __future__ import annotations
 
 import bisect
+import logging
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,8 @@ import engine
 from engine import movegen
 from engine.actions import Pass
 from games import analysis
+
+logger = logging.getLogger(__name__)
 
 TILE_BAG = "tile_bag"
 HINDSIGHT = "hindsight"
@@ -177,7 +180,11 @@ def all_scores(
     """The score of every legal play of ``seat``'s rack now, sorted; computed once per
     game version (and seat) and kept in the cache shared by all processes."""
     key = f"wordgame:strength:{game_id}:{version}:{seat}"
-    cached = cache.get(key)
+    try:
+        cached = cache.get(key)
+    except Exception:  # the cache is down: work it out, as on a miss
+        logger.warning("word strength: the cache is unavailable", exc_info=True)
+        cached = None
     if isinstance(cached, list):
         return cached
     found = sorted(
@@ -189,7 +196,10 @@ def all_scores(
             lexicon=lexicon,
         )
     )
-    cache.set(key, found, timeout=settings.STRENGTH_CACHE_SECONDS)
+    try:
+        cache.set(key, found, timeout=settings.STRENGTH_CACHE_SECONDS)
+    except Exception:
+        logger.warning("word strength: the cache is unavailable", exc_info=True)
     return found
 
 

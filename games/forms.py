@@ -119,6 +119,14 @@ class ChatForm(forms.Form):
         return text
 
 
+class QuizAnswerForm(forms.Form):
+    """An answer to a study quiz: which item (a row id, as the quiz page sends it) and the
+    word given."""
+
+    item = forms.IntegerField(min_value=1, max_value=2**63 - 1)
+    answer = forms.CharField(required=False, strip=False)
+
+
 class NewGameForm(forms.Form):
     mode = forms.ChoiceField(label=_("Play against"), choices=Game.Mode.choices, initial=Game.Mode.COMPUTER)
     language = forms.ChoiceField(

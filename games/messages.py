@@ -58,6 +58,12 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "too_many_games": _(
         "You already have the maximum number of games going (%(limit)s). Finish one before starting another."
     ),
+    "too_many_invitations": _(
+        "You already have the maximum number of invitations waiting for an answer (%(limit)s). "
+        "Wait for an answer, or cancel one, before inviting someone else."
+    ),
+    "bad_quiz_answer": _("This answer could not be read. Reload the quiz and try again."),
+    "chat_too_fast": _("You are sending messages too fast. Wait a minute, then write again."),
     "bad_opponent": _("Choose another player (not yourself) by their username."),
     "unknown_opponent": _("There is no player with that username."),
     "blocked": _("You cannot play with this player."),
@@ -94,4 +100,8 @@ def error_message(code: str, *, words: tuple[str, ...] = (), limit: int | None =
         from django.conf import settings
 
         return str(message) % {"limit": limit if limit is not None else settings.MAX_ACTIVE_GAMES}
+    if code == "too_many_invitations":
+        from django.conf import settings
+
+        return str(message) % {"limit": limit if limit is not None else settings.MAX_PENDING_INVITATIONS}
     return str(message)

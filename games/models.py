@@ -29,6 +29,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from accounts import ratelimit
 from accounts.models import bot_label
 from accounts.moderation import suspended_until
 from engine import actions as engine_actions
@@ -135,7 +136,24 @@ class Transition:
 
 
 logger = logging.getLogger(__name__)
+_followup_hooks: list[Callable[[Transition], None]] = []
 _after_commit_hooks: list[Callable[[Transition], None]] = []
+
+
+def register_followups(hook: Callable[[Transition], None]) -> None:
+    """Run ``hook`` inside the transaction of every change of a game, after the change is
+    saved (``games.tasks`` enqueues the follow-up work here from ``GamesConfig.ready``).
+    What it writes (task rows in the same database) commits or rolls back with the
+    change, so a committed change always has its follow-ups, exactly once."""
+    if hook not in _followup_hooks:
+        _followup_hooks.append(hook)
+
+
+def run_followups(transition: Transition) -> None:
+    """Called inside the change's transaction. A failing hook fails the change: a change
+    without its follow-ups (a rated game never rated) must not be committed."""
+    for hook in _followup_hooks:
+        hook(transition)
 
 
 def register_after_commit(hook: Callable[[Transition], None]) -> None:
@@ -223,11 +241,17 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.filter(mine).select_related("created_by").with_seats()
 
     def active_for(self, user: Any) -> GameQuerySet:
-        """What counts against ``MAX_ACTIVE_GAMES``: games on, invitations, open seeks."""
+        """What counts against ``MAX_ACTIVE_GAMES``: what ``user`` took on (games on,
+        invitations they sent, their open seeks). Invitations they received and have not
+        accepted do not count: others could otherwise fill anyone's limit for them."""
         return self.filter(
-            Q(pk__in=Seat.objects.filter(user=user).values("game_id"), status__in=Game.LIVE_STATUSES)
-            | Q(created_by=user, status=Game.Status.OPEN)
+            Q(pk__in=Seat.objects.filter(user=user).values("game_id"), status=Game.Status.ACTIVE)
+            | Q(created_by=user, status__in=[Game.Status.INVITED, Game.Status.OPEN])
         )
+
+    def invitations_sent_by(self, user: Any) -> GameQuerySet:
+        """Invitations ``user`` sent that wait for an answer (``MAX_PENDING_INVITATIONS``)."""
+        return self.filter(created_by=user, status=Game.Status.INVITED, mode=Game.Mode.FRIEND)
 
     def due_for_timeout(self, now: datetime) -> GameQuerySet:
         return self.filter(status=Game.Status.ACTIVE, turn_deadline__lte=now)
@@ -424,8 +448,9 @@ class Game(models.Model):
         4. the rule table (``games.rules``) says whether this actor may act now;
         5. the action is applied (the engine checks its own rules);
         6. the game is saved with ``version + 1`` and the action recorded;
-        7. the broadcast, the turn clock and any computer turn are registered to run on
-           commit (:meth:`_after_commit`).
+        7. the follow-up tasks (the turn clock, a computer turn, a finished game's rating
+           and analysis) are enqueued in this transaction, the broadcast registered to
+           run on commit (:meth:`_after_commit`).
 
         Raises ``GameError`` or ``IllegalMove`` with nothing saved. Updates ``self``.
         """
@@ -654,24 +679,31 @@ class Game(models.Model):
         return GameMovedOn()
 
     def _after_commit(self) -> None:
-        """Register, in one place, what follows a change once it is committed: the
-        broadcast to every screen, then the follow-up work (turn deadline and reminder,
-        a computer turn, what a finished game sets off) through the hook that
-        ``games.tasks`` registers (``games.apps``)."""
+        """Called inside the change's transaction: records, in one place, what follows the
+        change. The follow-up work (turn deadline and reminder, a computer turn, what a
+        finished game sets off) is enqueued now, in this transaction, through the hook
+        ``games.tasks`` registers (``games.apps``): a process that dies right after the
+        commit loses none of it. The broadcast to every screen and the other apps'
+        hooks run once the change is committed."""
         realtime.game_changed(self.pk, self.version, player_ids=self.player_ids())
         snapshot = Transition.of(self)
+        run_followups(snapshot)
         transaction.on_commit(lambda: run_after_commit_hooks(snapshot))
 
     def post_chat(self, author: object, text: str) -> ChatMessage:
         """A seated player (a user, or who they are to this game: ``Pov``) says something.
         One insert, broadcast on commit; the game row is not locked because chat does not
-        change the game state or its version."""
+        change the game state or its version. At most ``CHAT_LINES_PER_MINUTE`` lines a
+        minute per player, in all games together (``chat_too_fast``; the shared limiter,
+        which lets chat through if the cache is down)."""
         pov = author if isinstance(author, Pov) else self.pov(author)
         if not pov.is_player or pov.user is None:
             raise GameError("not_a_player")
         from games.moderation import refuse_chat  # it imports this module
 
         refuse_chat(self, pov.user)
+        if not ratelimit.allow("chat", ratelimit.who(pov.user), limit=settings.CHAT_LINES_PER_MINUTE):
+            raise GameError("chat_too_fast")
         with transaction.atomic():
             message = ChatMessage.objects.create(game=self, author=pov.user, text=text.strip())
             realtime.chat_posted(self.pk, message.pk)

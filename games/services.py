@@ -54,7 +54,7 @@ def start_game(
     starts (joining someone else's seek keeps that seek's setting). ``rated`` games
     change ratings when they end (never against the computer; a rated seek is matched only
     with rated seekers, and never with a player either of them blocked). Raises
-    ``GameError`` (``too_many_games``, ``bad_opponent``, ``blocked``,
+    ``GameError`` (``too_many_games``, ``too_many_invitations``, ``bad_opponent``, ``blocked``,
     ``bad_language``, ``bad_level``). Runs in one transaction; the creator's user row is
     locked so that two simultaneous requests cannot both pass the active-games limit.
     """
@@ -73,6 +73,8 @@ def start_game(
                 raise GameError("blocked")
             if rated and creator.is_bot != opponent.is_bot:
                 raise GameError("bot_rated_human")
+            if Game.objects.invitations_sent_by(creator).count() >= settings.MAX_PENDING_INVITATIONS:
+                raise GameError("too_many_invitations")
             game = _new_game(
                 creator, mode, language, rematch_of=rematch_of, public=public, rated=rated, extras=extras
             )

@@ -16,8 +16,11 @@ a task run twice, late, or after the game moved on changes nothing.
   (the framework has no periodic scheduler): lapsed deadlines and due reminders that no
   task handled, computer turns left waiting.
 
-:func:`schedule_followups` is what ``Game.act`` runs on commit (registered in
-``GamesConfig.ready``).
+:func:`schedule_followups` is what ``Game.act`` runs inside the change's transaction
+(registered in ``GamesConfig.ready``): with ``django-tasks-db`` the tasks are rows of the
+same database, so they commit with the change or not at all, and a retry with the same
+``action_id`` (answered from the record of the first time) finds them in place. Workers
+that die mid-task are covered by ``games.worker`` (run by every ``manage.py db_worker``).
 """
 
 from __future__ import annotations
@@ -55,20 +58,25 @@ def enqueue(task_: Task[Any, Any], *args: Any, at: datetime | None = None) -> bo
 
 
 def schedule_followups(transition: Transition) -> None:
-    """After a committed change: the computer's turn (with its watchdog), or the turn's
-    deadline and reminder."""
-    if transition.computer_to_move:
-        enqueue(computer_turn, transition.game_id, transition.version)
-        watchdog_at = timezone.now() + timedelta(seconds=settings.COMPUTER_WATCHDOG_SECONDS)
-        enqueue(computer_watchdog, transition.game_id, transition.version, at=watchdog_at)
-    elif transition.status == Game.Status.ACTIVE and transition.turn_deadline is not None:
-        deadline = transition.turn_deadline
-        with transaction.atomic():  # one commit for both (they follow every move)
+    """The follow-ups of a change: the computer's turn (with its watchdog), or the turn's
+    deadline and reminder, or a finished game's rating change and analysis.
+
+    Called inside the change's transaction (``Game.act``), so the tasks commit with it;
+    its own atomic block makes a watchdog's call all-or-nothing too. Under the immediate
+    backend (tests) each task runs once that transaction commits
+    (``wordgame.task_backends``), never inside it."""
+    with transaction.atomic():
+        if transition.computer_to_move:
+            enqueue(computer_turn, transition.game_id, transition.version)
+            watchdog_at = timezone.now() + timedelta(seconds=settings.COMPUTER_WATCHDOG_SECONDS)
+            enqueue(computer_watchdog, transition.game_id, transition.version, at=watchdog_at)
+        elif transition.status == Game.Status.ACTIVE and transition.turn_deadline is not None:
+            deadline = transition.turn_deadline
             enqueue(turn_deadline, transition.game_id, transition.version, at=deadline)
             enqueue(turn_reminder, transition.game_id, transition.version, at=deadline - timedelta(days=1))
-    elif transition.status == Game.Status.FINISHED:
-        enqueue(rate_game, transition.game_id)
-        enqueue(analyse_game, transition.game_id)
+        elif transition.status == Game.Status.FINISHED:
+            enqueue(rate_game, transition.game_id)
+            enqueue(analyse_game, transition.game_id)
 
 
 def _game_at(game_id: int, version: int) -> Game | None:
@@ -164,7 +172,9 @@ def sweep() -> dict[str, list[int]]:
 
 def ensure_sweep() -> bool:
     """Enqueue the next sweep in ``SWEEP_INTERVAL_SECONDS`` unless one is waiting already
-    (several chains started by several workers merge into one). Returns whether it
+    (several chains started by several workers merge into one). Every sweep calls it,
+    and so does every task worker when it starts and at each lease check
+    (``games.worker``), so a sweep lost with its worker starts again. Returns whether it
     enqueued one."""
     from django_tasks_db.models import DBTaskResult
 

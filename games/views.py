@@ -21,7 +21,16 @@ from dictionaries.definitions import meanings
 from dictionaries.models import language_name
 from games import live, rendering, services, study
 from games.actions import Accept, Action, BuyExtra, Decline, Pass, Resign
-from games.forms import MAX_TILES_LENGTH, ActionForm, ChatForm, ExchangeForm, MoveForm, NewGameForm, TilesForm
+from games.forms import (
+    MAX_TILES_LENGTH,
+    ActionForm,
+    ChatForm,
+    ExchangeForm,
+    MoveForm,
+    NewGameForm,
+    QuizAnswerForm,
+    TilesForm,
+)
 from games.gameview import chat_lines, load_game
 from games.messages import error_message
 from games.models import Game, GameError, GameMovedOn, StudyItem
@@ -339,7 +348,7 @@ def chat(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     if form.is_valid():
         try:
             game.post_chat(pov, form.cleaned_data["text"])
-        except GameError as exc:
+        except GameError as exc:  # too fast: the message says when to write again
             form.add_error(None, error_message(exc.code))
     if not request.htmx:
         for error in form.non_field_errors():
@@ -411,12 +420,15 @@ def quiz(request: AuthedRequest, language: str) -> HttpResponse:
     language = study_language(language)
     answered = None
     if request.method == "POST":
+        form = QuizAnswerForm(request.POST)
+        if not form.is_valid():
+            return HttpResponseBadRequest(error_message("bad_quiz_answer"))
         item = get_object_or_404(
-            StudyItem, pk=request.POST.get("item", "0"), user=request.user, language=language
+            StudyItem, pk=form.cleaned_data["item"], user=request.user, language=language
         )
         answered = {
             "item": item,
-            "right": study.check_answer(item, request.POST.get("answer", "")[:40]),
+            "right": study.check_answer(item, form.cleaned_data["answer"][:40]),
             "meanings": study.meanings_for(language, [item.word]).get(item.word, []),
         }
     context = {

@@ -30,7 +30,7 @@ if XDIST_WORKER:
     os.environ.setdefault("CHANNEL_LAYER_PREFIX", f"asgi-{XDIST_WORKER}")
     os.environ.setdefault("CACHE_KEY_PREFIX", f"wordgame-{XDIST_WORKER}")
 IMMEDIATE_TASKS = {
-    "default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["default"]}
+    "default": {"BACKEND": "wordgame.task_backends.ImmediateAfterCommitBackend", "QUEUES": ["default"]}
 }
 
 
@@ -78,12 +78,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(autouse=True)
 def _fast_settings(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    # Tasks run at once in the process that enqueues them (a computer's reply is there
-    # when the move that handed it the turn returns); tests of the real queue and its
-    # workers switch to the database backend themselves.
+    # Tasks run in the process that enqueues them, once the enqueuing transaction commits
+    # (a computer's reply is there when the move that handed it the turn returns); tests of
+    # the real queue and its workers switch to the database backend themselves.
     settings.TASKS = IMMEDIATE_TASKS
     # The sign-up counter outlives a test (and a run, in Redis); tests of the limit lower it.
     settings.SIGNUP_RATE_PER_HOUR = 1000
+    # So does the chat counter, per user id, and ids come again after each rollback.
+    settings.CHAT_LINES_PER_MINUTE = 1000
     if not os.environ.get("REDIS_URL"):
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     elif XDIST_WORKER:

@@ -150,7 +150,6 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_tasks",
-    "django_tasks_db",
     # django-ninja's templates and its bundled Swagger UI (the API docs load nothing from a CDN).
     "ninja",
     "axes",
@@ -160,6 +159,9 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "api",
+    # After games: games' `manage.py db_worker` (the framework's worker, recovering the
+    # tasks of killed workers) overrides this app's command of the same name.
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -272,6 +274,10 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 # request), so an API token request creates no session.
 AXES_DISABLE_ACCESS_LOG = True
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Failed log-ins from one address across all user names (password spraying) before that
+# address is locked out too (accounts/login_failures.py).
+AXES_HANDLER = "accounts.login_failures.LoginFailuresHandler"
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.throttling.locked_out"
 # The address Daphne reports (behind nginx, the client's, with --proxy-headers); the
@@ -330,6 +336,11 @@ LEXICON_DIR = Path(os.environ.get("LEXICON_DIR", BASE_DIR / "fixtures" / "lexico
 MAX_ACTIVE_GAMES = env_int("MAX_ACTIVE_GAMES", 40)
 # Words a player may suggest for the dictionaries in 24 hours.
 WORD_SUGGESTIONS_PER_DAY = env_int("WORD_SUGGESTIONS_PER_DAY", 10)
+# Friend invitations one player may have waiting for an answer at once (received ones do
+# not count against the invitee's MAX_ACTIVE_GAMES until accepted).
+MAX_PENDING_INVITATIONS = env_int("MAX_PENDING_INVITATIONS", 10)
+# Chat lines one player may send a minute, all games together (accounts/ratelimit.py).
+CHAT_LINES_PER_MINUTE = env_int("CHAT_LINES_PER_MINUTE", 20)
 INACTIVITY_DAYS_RANDOM = env_int("INACTIVITY_DAYS_RANDOM", 5)
 INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
 
@@ -340,7 +351,8 @@ TOURNAMENT_FORFEIT_SPREAD = env_int("TOURNAMENT_FORFEIT_SPREAD", 50)
 
 # Background work (games/tasks.py): Django's task framework, tasks stored in the database
 # and run by `manage.py db_worker` (as many workers, on as many machines, as needed).
-# TASKS_BACKEND=immediate runs each task at once in the process that enqueues it (tests).
+# TASKS_BACKEND=immediate runs each task in the process that enqueues it, once the
+# enclosing transaction commits (tests; wordgame/task_backends.py).
 TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database")
 if TASKS_BACKEND not in {"database", "immediate"}:
     raise ImproperlyConfigured("TASKS_BACKEND must be 'database' or 'immediate'")
@@ -349,7 +361,7 @@ TASKS = {
         "BACKEND": (
             "django_tasks_db.DatabaseBackend"
             if TASKS_BACKEND == "database"
-            else "django_tasks.backends.immediate.ImmediateBackend"
+            else "wordgame.task_backends.ImmediateAfterCommitBackend"
         ),
         "QUEUES": ["default"],
     }
@@ -357,6 +369,12 @@ TASKS = {
 # Seconds after which a computer turn not played yet is enqueued again (its worker may
 # have been killed mid-thought; the game's version makes a duplicate harmless).
 COMPUTER_WATCHDOG_SECONDS = env_int("COMPUTER_WATCHDOG_SECONDS", 30)
+# Tasks whose worker died (games/worker.py): a task still running after its lease is taken
+# back and queued again (at once when its worker, on the same host, no longer exists);
+# one claimed this many times is failed instead; each worker checks this often.
+TASK_LEASE_SECONDS = env_int("TASK_LEASE_SECONDS", 600)
+TASK_MAX_ATTEMPTS = env_int("TASK_MAX_ATTEMPTS", 3)
+TASK_LEASE_CHECK_SECONDS = env_int("TASK_LEASE_CHECK_SECONDS", 60)
 # The least time the computer takes to answer (a human-looking pause); 0: at once.
 COMPUTER_MIN_THINK_SECONDS = env_int("COMPUTER_MIN_THINK_SECONDS", 0)
 # Paid extras: their prices in coins, and how long a position's play scores stay cached

@@ -12,13 +12,13 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from dictionaries.graphs import base_graph
 from engine.tiles import LANGUAGES, tileset
 
 
-@require_GET
+@require_safe  # HEAD too: monitors and link checkers use it
 def home(request: HttpRequest) -> HttpResponse:
     languages = [(code, tileset(code).native_name) for code in LANGUAGES]
     return render(request, "home.html", {"game_languages": languages})

@@ -83,3 +83,16 @@ def test_sign_ups_are_rate_limited_per_address(settings: Any) -> None:
     assert User.objects.filter(username__startswith="bot").count() == 3
     # Someone else, from another address, signs up as usual.
     assert sign_up(other, "dora").status_code == 302
+
+
+@pytest.mark.django_db
+def test_one_address_spraying_many_user_names_is_locked_out(cleo: Any, settings: Any) -> None:
+    settings.AXES_FAILURE_LIMIT = 5
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 4
+    cleo.set_password("right-Pass-7")
+    cleo.save()
+    sprayer, elsewhere = fresh_ip(), fresh_ip()
+    statuses = [log_in(sprayer, f"name{n}", "Summer2026!").status_code for n in range(6)]
+    assert statuses == [200, 200, 200, 429, 429, 429]
+    assert log_in(sprayer, "cleo", "right-Pass-7").status_code == 429
+    assert log_in(elsewhere, "cleo", "right-Pass-7").status_code == 302

@@ -18,10 +18,13 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     "django.contrib.auth.hashers.MD5PasswordHasher",
 ]
-# The server runs its tasks (the computer's replies) at once, in the request's thread:
+# The server runs its tasks (the computer's replies) in the request's thread, once the
+# change commits:
 # these tests drive pages, not the task queue (tests/games/test_tasks.py does that).
-TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["default"]}}
+TASKS = {"default": {"BACKEND": "wordgame.task_backends.ImmediateAfterCommitBackend", "QUEUES": ["default"]}}
 # The sign-up counter lives in Redis when it is configured and outlives a test run: the
 # browser tests sign players up from 127.0.0.1 many times an hour (tests/conftest.py
 # raises the limit the same way in the test process).
 SIGNUP_RATE_PER_HOUR = 1000
+# The chat limit counts per user id (ids come again in later tests).
+CHAT_LINES_PER_MINUTE = 1000

@@ -163,7 +163,7 @@ def test_computer_reply_whose_live_update_is_lost_still_reaches_the_page(
     # test process) whose live update cannot reach the page's server (none is sent at
     # all here). The page, showing that the computer is thinking, asks the server now
     # and then whether the game moved on, and shows the reply without a reload.
-    monkeypatch.setattr(models, "run_after_commit_hooks", lambda transition: None)  # no task runs it
+    monkeypatch.setattr(models, "run_followups", lambda transition: None)  # no task runs it
     game = in_thread(make_computer_game, ana, level="easy", first=1)
     page = open_page(ana, f"/games/{game.pk}/")
     expect(page.locator("#scoreboard")).to_have_attribute("data-computer-thinking", "true")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.urls import reverse
 
@@ -63,3 +65,10 @@ def test_signup_then_login_in_any_case_works(client):
     response = client.post(reverse("login"), {"username": "dora", "password": "s3cret-Pass-9"})
     assert response.status_code == 302
     assert client.get(reverse("games:lobby")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_head_of_the_home_page_is_answered_like_get(client: Any) -> None:
+    # Monitors and link checkers ask with HEAD.
+    assert client.head("/").status_code == 200
+    assert client.get("/").status_code == 200

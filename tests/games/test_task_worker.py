@@ -1,7 +1,7 @@
 """The task queue as production runs it: real ``manage.py db_worker`` processes on the
 test database. A worker killed in the middle of the computer's turn leaves its task
-marked running for ever; the watchdog deferred beside the turn lets another worker play
-it, and the computer's reply is applied exactly once."""
+marked running; the next worker takes it back (``games.worker``) and the watchdog deferred
+beside the turn enqueues it again too, and the computer's reply is applied exactly once."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_worker_killed_mid_thought_another_plays_the_turn_exactly_once(ana: Any,
         slow.send_signal(signal.SIGKILL)
         slow.wait(timeout=10)
         assert not Move.objects.filter(game=game, user__isnull=True).exists()
-        # The killed worker's claim stays: the framework cannot tell it died.
+        # The killed worker's claim stays until another worker takes it back.
         assert turn.filter(status=TaskResultStatus.RUNNING).count() == 1
 
         fresh = start_worker(think_seconds=0)
