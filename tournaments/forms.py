@@ -38,6 +38,21 @@ class TournamentForm(forms.Form):
     rating_body = forms.ChoiceField(
         label=_("Rating body"), choices=[("", _("none")), *RatingBody.choices], required=False
     )
+    king_of_the_hill = forms.BooleanField(
+        label=_("King of the Hill in the last round"),
+        required=False,
+        help_text=_("Swiss only: first plays second, third plays fourth, repeats allowed."),
+    )
+    gibsonize = forms.BooleanField(
+        label=_("Gibsonisation"),
+        required=False,
+        help_text=_(
+            "Swiss only: a player who has clinched first place plays the best player who can no longer win a prize."
+        ),
+    )
+    prize_places = forms.IntegerField(
+        label=_("Prize places"), min_value=1, max_value=50, initial=1, required=False
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -45,6 +45,8 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "bad_dictionary_version": _(
         "The dictionary has not reached version %(version)s yet (it is at %(current)s)."
     ),
+    "options_need_swiss": _("King of the Hill and Gibsonisation are for Swiss tournaments."),
+    "bad_prize_places": _("The number of prize places must be at least 1."),
     "preflight_failed": _("The files would be wrong: %(problems)s"),
 }
 

@@ -76,6 +76,10 @@ class Tournament(models.Model):
     dictionary_version = models.PositiveIntegerField(_("dictionary version"), null=True, blank=True)
     rating_body = models.CharField(_("rating body"), max_length=8, choices=RatingBody.choices, blank=True)
     bye_spread = models.PositiveSmallIntegerField(_("spread of a bye"))
+    # What clubs add to a Swiss (``pairing.Options``); refused for a round robin.
+    king_of_the_hill = models.BooleanField(_("King of the Hill in the last round"), default=False)
+    gibsonize = models.BooleanField(_("Gibsonisation"), default=False)
+    prize_places = models.PositiveSmallIntegerField(_("prize places"), default=1)
     forfeit_spread = models.PositiveSmallIntegerField(_("spread of a forfeit"))
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
@@ -107,6 +111,14 @@ class Tournament(models.Model):
     @property
     def is_round_robin(self) -> bool:
         return self.system in (self.System.ROUND_ROBIN, self.System.DOUBLE_ROUND_ROBIN)
+
+    def pairing_options(self) -> pairing.Options:
+        return pairing.Options(
+            rounds=self.rounds,
+            king_of_the_hill=self.king_of_the_hill,
+            gibsonize=self.gibsonize,
+            prizes=self.prize_places,
+        )
 
 
 class Registration(models.Model):

@@ -70,7 +70,13 @@ def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
             "version": d.get("dictionary_version")
         }
     if kind == TournamentEvent.Kind.ROUND_PAIRED:
-        return gettext("Round %(round)s paired.") % {"round": d.get("round")}
+        text = gettext("Round %(round)s paired.") % {"round": d.get("round")}
+        rematches = d.get("repeats") or []
+        if rematches:
+            text += " " + gettext("No pairing without a rematch was possible: %(pairs)s.") % {
+                "pairs": ", ".join(f"{name(a)}–{name(b)}" for a, b in rematches)
+            }
+        return text
     if kind == TournamentEvent.Kind.PAIRING_OVERRIDDEN:
         if d.get("second") is None:
             return gettext("Round %(round)s: %(first)s given the bye.") % {

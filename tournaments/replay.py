@@ -9,13 +9,15 @@ with those rows, so the log really is the record.
 Event data (written by ``tournaments.services``), by kind:
 
 - ``created``: the settings (name, language, system, rounds, days_per_move, rated,
-  starts_at, rating_body, bye_spread, forfeit_spread, dictionary_version);
+  starts_at, rating_body, bye_spread, forfeit_spread, dictionary_version, and the Swiss
+  options king_of_the_hill, gibsonize, prize_places);
 - ``registered``: ``registration`` (id), ``name``, ``number`` (a late entrant's, else None);
 - ``withdrawn``: ``registration``, ``name``;
 - ``reinstated``: ``registration``, ``name``, ``number`` (when numbered on return);
 - ``rating_set``: ``registration``, ``name``, ``member_number``, ``rating``;
 - ``started``: ``dictionary_version``, ``numbers`` ([registration, number] pairs);
-- ``round_paired``: ``round``, ``tables`` ([table, first, second or None], by number);
+- ``round_paired``: ``round``, ``tables`` ([table, first, second or None], by number),
+  ``repeats`` (the [first, second] rematches the pairing could not avoid);
 - ``pairing_overridden``: ``round``, ``table``, ``first``, ``second`` and the round's
   ``tables`` after the change;
 - ``round_started``: ``round``, ``tables`` as started (a player withdrawn since the

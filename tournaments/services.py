@@ -106,6 +106,9 @@ def create_tournament(
     rating_body: str = "",
     bye_spread: int | None = None,
     forfeit_spread: int | None = None,
+    king_of_the_hill: bool = False,
+    gibsonize: bool = False,
+    prize_places: int | None = 1,
 ) -> Tournament:
     """A new tournament in registration, organised by ``organiser`` (who needs the
     organisers' permission to add tournaments). ``dictionary_version`` None: the version
@@ -120,6 +123,11 @@ def create_tournament(
         raise TournamentError("bad_rounds")
     if days_per_move < 1:
         raise TournamentError("bad_days")
+    if (king_of_the_hill or gibsonize) and system != pairing.SWISS:
+        raise TournamentError("options_need_swiss")
+    prize_places = 1 if prize_places is None else prize_places
+    if prize_places < 1:
+        raise TournamentError("bad_prize_places")
     if dictionary_version is not None and dictionary_version > (current := current_version(language)):
         raise TournamentError("bad_dictionary_version", version=dictionary_version, current=current)
     with transaction.atomic():
@@ -135,6 +143,9 @@ def create_tournament(
             rating_body=rating_body,
             bye_spread=settings.TOURNAMENT_BYE_SPREAD if bye_spread is None else bye_spread,
             forfeit_spread=settings.TOURNAMENT_FORFEIT_SPREAD if forfeit_spread is None else forfeit_spread,
+            king_of_the_hill=king_of_the_hill,
+            gibsonize=gibsonize,
+            prize_places=prize_places,
             created_by=organiser,
         )
         _log(tournament, Kind.CREATED, actor=organiser, data=settings_data(tournament))
@@ -154,6 +165,9 @@ def settings_data(tournament: Tournament) -> dict[str, Any]:
         "bye_spread": tournament.bye_spread,
         "forfeit_spread": tournament.forfeit_spread,
         "dictionary_version": tournament.dictionary_version,
+        "king_of_the_hill": tournament.king_of_the_hill,
+        "gibsonize": tournament.gibsonize,
+        "prize_places": tournament.prize_places,
     }
 
 
@@ -476,7 +490,14 @@ def pair_round(*, tournament: Tournament, by: Any) -> Round:
             tables.append([table, pair.first, pair.second])
         locked.current_round = number
         locked.save(update_fields=["current_round", "updated_at"])
-        _log(locked, Kind.ROUND_PAIRED, actor=by, data={"round": number, "tables": tables})
+        # A Swiss says where it could not avoid a rematch (the log and the page show it).
+        rematches = [[p.first, p.second] for p in pairing.repeats(pairs, past_rounds(locked, before=number))]
+        _log(
+            locked,
+            Kind.ROUND_PAIRED,
+            actor=by,
+            data={"round": number, "tables": tables, "repeats": rematches},
+        )
         realtime.tournament_changed(locked.pk)
     _refresh(tournament, locked)
     return round_
@@ -498,6 +519,7 @@ def _next_pairs(tournament: Tournament) -> list[pairing.Pair]:
             points={s.player: s.half_points for s in table},
             past=past_rounds(tournament),
             active=lambda p: p in active,
+            options=tournament.pairing_options(),
         )
     except ValueError:
         length = pairing.round_robin_length(
