@@ -29,6 +29,15 @@ class TournamentForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
+    checkin_opens_at = forms.DateTimeField(
+        label=_("Check-in opens (UTC)"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+        help_text=_(
+            "Leave empty for no check-in. Players who have not checked in when the first round is paired are withdrawn."
+        ),
+    )
     dictionary_version = forms.IntegerField(
         label=_("Dictionary version"),
         min_value=0,

@@ -47,6 +47,10 @@ ERROR_MESSAGES: dict[str, Promise] = {
     ),
     "options_need_swiss": _("King of the Hill and Gibsonisation are for Swiss tournaments."),
     "bad_prize_places": _("The number of prize places must be at least 1."),
+    "bad_checkin": _("Check-in must open before the start time."),
+    "no_checkin": _("This tournament has no check-in."),
+    "checkin_closed": _("Check-in is not open."),
+    "already_checked_in": _("This player has already checked in."),
     "preflight_failed": _("The files would be wrong: %(problems)s"),
 }
 

@@ -71,6 +71,9 @@ class Tournament(models.Model):
     # game once games have a "rated" switch of their own.
     rated = models.BooleanField(_("rated on the site"), default=True)
     starts_at = models.DateTimeField(_("start time"))
+    # None: no check-in. Otherwise players check in from then until the first round is
+    # paired, and those who have not are withdrawn then.
+    checkin_opens_at = models.DateTimeField(_("check-in opens"), null=True, blank=True)
     # Blank until the start: then the version the organiser chose, or the one current
     # at the start. Never changed afterwards.
     dictionary_version = models.PositiveIntegerField(_("dictionary version"), null=True, blank=True)
@@ -137,6 +140,7 @@ class Registration(models.Model):
     member_number = models.CharField(_("member number"), max_length=32, blank=True)
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("registration")
@@ -266,6 +270,7 @@ class TournamentEvent(models.Model):
     class Kind(models.TextChoices):
         CREATED = "created", _("Tournament created")
         REGISTERED = "registered", _("Player registered")
+        CHECKED_IN = "checked_in", _("Player checked in")
         WITHDRAWN = "withdrawn", _("Player withdrawn")
         REINSTATED = "reinstated", _("Player reinstated")
         RATING_SET = "rating_set", _("Member number and rating set")

@@ -22,6 +22,7 @@ PARTIALS = {
     "standings": "tournaments/_standings.html",
     "pairings": "tournaments/_pairings.html",
     "log": "tournaments/_log.html",
+    "notices": "tournaments/_notices.html",
 }
 
 
@@ -55,7 +56,11 @@ def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
         return gettext("Created the tournament.")
     if kind == TournamentEvent.Kind.REGISTERED:
         return gettext("%(name)s entered.") % {"name": d.get("name", "")}
+    if kind == TournamentEvent.Kind.CHECKED_IN:
+        return gettext("%(name)s checked in.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.WITHDRAWN:
+        if d.get("not_checked_in"):
+            return gettext("%(name)s was withdrawn for not checking in.") % {"name": d.get("name", "")}
         return gettext("%(name)s withdrew.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.REINSTATED:
         return gettext("%(name)s was reinstated.") % {"name": d.get("name", "")}
@@ -184,6 +189,46 @@ def _log(tournament: Tournament, registrations: list[Registration]) -> list[dict
     ]
 
 
+def player_notices(
+    tournament: Tournament, mine: Registration | None, current: dict[str, Any] | None
+) -> list[str]:
+    """What the tournament has to tell this player, read from the log and the current
+    round: withdrawn for not checking in; their pairing in the current round. (Pushed
+    and mailed messages wait for the notification centre; the page is where they show.)"""
+    if mine is None:
+        return []
+    notices = []
+    if not mine.is_active:
+        missed = tournament.events.filter(
+            kind=TournamentEvent.Kind.WITHDRAWN, data__registration=mine.pk, data__not_checked_in=True
+        ).exists()
+        if missed:
+            notices.append(
+                gettext("You were withdrawn: you had not checked in when the first round was paired.")
+            )
+        return notices
+    if current is None or mine.number is None:
+        return notices
+    for t in current["tables"]:
+        if mine.number not in (t["first_number"], t["second_number"]):
+            continue
+        if t["second_number"] is None:
+            notices.append(
+                gettext("Round %(round)s is paired: you have the bye.") % {"round": current["number"]}
+            )
+        elif t["first_number"] == mine.number:
+            notices.append(
+                gettext("Round %(round)s is paired: you play %(name)s at table %(table)s and go first.")
+                % {"round": current["number"], "name": t["second"], "table": t["table"]}
+            )
+        else:
+            notices.append(
+                gettext("Round %(round)s is paired: you play %(name)s at table %(table)s and go second.")
+                % {"round": current["number"], "name": t["first"], "table": t["table"]}
+            )
+    return notices
+
+
 def tournament_context(
     tournament: Tournament, viewer: Any, *, oob: bool = False, **extra: Any
 ) -> dict[str, Any]:
@@ -197,6 +242,8 @@ def tournament_context(
         "is_organiser": tournament.run_by(viewer),
         "registration": mine,
         "registration_open": services.registration_open(tournament),
+        "checkin_open": services.checkin_open(tournament),
+        "notices": player_notices(tournament, mine, rounds[0] if rounds else None),
         "players": [r for r in registrations if r.number is not None or r.is_active],
         "standings": _standing_rows(tournament, registrations),
         "rounds": rounds,

@@ -12,7 +12,9 @@ Event data (written by ``tournaments.services``), by kind:
   starts_at, rating_body, bye_spread, forfeit_spread, dictionary_version, and the Swiss
   options king_of_the_hill, gibsonize, prize_places);
 - ``registered``: ``registration`` (id), ``name``, ``number`` (a late entrant's, else None);
-- ``withdrawn``: ``registration``, ``name``;
+- ``checked_in``: ``registration``, ``name``;
+- ``withdrawn``: ``registration``, ``name``, ``not_checked_in`` (True when the site
+  withdrew the player at the first pairing for not checking in);
 - ``reinstated``: ``registration``, ``name``, ``number`` (when numbered on return);
 - ``rating_set``: ``registration``, ``name``, ``member_number``, ``rating``;
 - ``started``: ``dictionary_version``, ``numbers`` ([registration, number] pairs);
@@ -44,6 +46,7 @@ class PlayerState:
     active: bool = True
     member_number: str = ""
     rating: int | None = None
+    checked_in: bool = False
 
 
 @dataclass
@@ -118,6 +121,8 @@ def replay(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Snapshot:
             snap.players[data["registration"]] = PlayerState(
                 data["registration"], data["name"], data.get("number")
             )
+        elif kind == "checked_in":
+            snap.players[data["registration"]].checked_in = True
         elif kind == "withdrawn":
             snap.players[data["registration"]].active = False
         elif kind == "reinstated":

@@ -109,6 +109,7 @@ def create_tournament(
     king_of_the_hill: bool = False,
     gibsonize: bool = False,
     prize_places: int | None = 1,
+    checkin_opens_at: datetime | None = None,
 ) -> Tournament:
     """A new tournament in registration, organised by ``organiser`` (who needs the
     organisers' permission to add tournaments). ``dictionary_version`` None: the version
@@ -125,6 +126,8 @@ def create_tournament(
         raise TournamentError("bad_days")
     if (king_of_the_hill or gibsonize) and system != pairing.SWISS:
         raise TournamentError("options_need_swiss")
+    if checkin_opens_at is not None and checkin_opens_at >= starts_at:
+        raise TournamentError("bad_checkin")
     prize_places = 1 if prize_places is None else prize_places
     if prize_places < 1:
         raise TournamentError("bad_prize_places")
@@ -146,6 +149,7 @@ def create_tournament(
             king_of_the_hill=king_of_the_hill,
             gibsonize=gibsonize,
             prize_places=prize_places,
+            checkin_opens_at=checkin_opens_at,
             created_by=organiser,
         )
         _log(tournament, Kind.CREATED, actor=organiser, data=settings_data(tournament))
@@ -168,6 +172,7 @@ def settings_data(tournament: Tournament) -> dict[str, Any]:
         "king_of_the_hill": tournament.king_of_the_hill,
         "gibsonize": tournament.gibsonize,
         "prize_places": tournament.prize_places,
+        "checkin_opens_at": tournament.checkin_opens_at.isoformat() if tournament.checkin_opens_at else None,
     }
 
 
@@ -218,6 +223,65 @@ def _late_number(tournament: Tournament) -> int | None:
         raise TournamentError("round_robin_closed")
     last = tournament.registrations.aggregate(last=Max("number"))["last"] or 0
     return int(last) + 1
+
+
+def checkin_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Players may check in from ``checkin_opens_at`` until the first round is paired
+    (which may be after the start time: the organiser pairs when the room is ready)."""
+    now = now or timezone.now()
+    return (
+        tournament.checkin_opens_at is not None
+        and tournament.status == Tournament.Status.REGISTRATION
+        and now >= tournament.checkin_opens_at
+    )
+
+
+def check_in(*, tournament: Tournament, registration: Registration, by: Any) -> None:
+    """A registered player says they are here: themselves while check-in is open, or the
+    organiser for them at any time before the first round is paired."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        registration = locked.registrations.select_related("user").get(pk=registration.pk)
+        if locked.checkin_opens_at is None:
+            raise TournamentError("no_checkin")
+        if by.pk != registration.user_id or not checkin_open(locked):
+            if not locked.run_by(by):
+                raise TournamentError("checkin_closed" if by.pk == registration.user_id else "not_organiser")
+            if locked.status != Tournament.Status.REGISTRATION:
+                raise TournamentError("checkin_closed")
+        if not registration.is_active:
+            raise TournamentError("already_withdrawn")
+        if registration.checked_in_at is not None:
+            raise TournamentError("already_checked_in")
+        registration.checked_in_at = timezone.now()
+        registration.save(update_fields=["checked_in_at"])
+        _log(
+            locked,
+            Kind.CHECKED_IN,
+            actor=by,
+            data={"registration": registration.pk, "name": registration.name},
+        )
+        realtime.tournament_changed(locked.pk)
+
+
+def _withdraw_absent(tournament: Tournament) -> None:
+    """At the first pairing of a tournament with check-in, withdraw every player who did
+    not check in (the site acts: no actor); each event names the player so their page
+    tells them why (the push/mail message waits for the notification centre)."""
+    if tournament.checkin_opens_at is None:
+        return
+    absent = tournament.registrations.filter(
+        status=Registration.Status.ACTIVE, checked_in_at__isnull=True
+    ).select_related("user")
+    for registration in absent:
+        registration.status = Registration.Status.WITHDRAWN
+        registration.save(update_fields=["status"])
+        _log(
+            tournament,
+            Kind.WITHDRAWN,
+            actor=None,
+            data={"registration": registration.pk, "name": registration.name, "not_checked_in": True},
+        )
 
 
 def withdraw_player(*, tournament: Tournament, registration: Registration, by: Any, reason: str = "") -> None:
@@ -428,6 +492,7 @@ def _seed_order(tournament: Tournament, registrations: Sequence[Registration]) -
 
 
 def _start(tournament: Tournament, by: Any) -> None:
+    _withdraw_absent(tournament)
     active = list(tournament.registrations.filter(status=Registration.Status.ACTIVE).select_related("user"))
     if len(active) < 2:
         raise TournamentError("not_enough_players")

@@ -13,6 +13,12 @@ urlpatterns = [
     path("<int:tournament_id>/", views.detail, name="detail"),
     path("<int:tournament_id>/register/", views.register, name="register"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="withdraw"),
+    path("<int:tournament_id>/check-in/", views.check_in, name="check-in"),
+    path(
+        "<int:tournament_id>/players/<int:registration_id>/check-in/",
+        views.check_in_player,
+        name="check-in-player",
+    ),
     path("<int:tournament_id>/round-controls/", views.round_controls, name="round-controls"),
     path("<int:tournament_id>/players/add/", views.add_player, name="add-player"),
     path(

@@ -135,6 +135,22 @@ def withdraw(request: AuthedRequest, tournament_id: int) -> HttpResponse:
     )
 
 
+@require_POST
+@login_required
+def check_in(request: AuthedRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    registration = tournament.registrations.filter(user=request.user).first()
+    if registration is None:
+        messages.error(request, error_message("not_registered"))
+        return back(request, tournament)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.check_in(tournament=tournament, registration=registration, by=request.user),
+        gettext("You have checked in."),
+    )
+
+
 @require_http_methods(["GET", "POST"])
 @login_required
 def memberships(request: AuthedRequest) -> HttpResponse:
@@ -248,6 +264,19 @@ def withdraw_player(request: AuthedRequest, tournament: Tournament, registration
             reason=form.cleaned_data["reason"],
         ),
         gettext("%(name)s is withdrawn.") % {"name": registration.name},
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def check_in_player(request: AuthedRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    registration = _registration(tournament, registration_id)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.check_in(tournament=tournament, registration=registration, by=request.user),
+        gettext("%(name)s has checked in.") % {"name": registration.name},
     )
 
 
