@@ -78,6 +78,11 @@ class PlayerForm(forms.Form):
 
     username = forms.CharField(label=_("Username"), max_length=150)
     reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
+    missed = forms.ChoiceField(
+        label=_("Rounds already paired count as"),
+        choices=[("loss", _("losses")), ("bye", _("byes"))],
+        required=False,
+    )
 
     def clean_username(self) -> Any:
         name = self.cleaned_data["username"].strip()

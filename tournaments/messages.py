@@ -51,6 +51,10 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "no_checkin": _("This tournament has no check-in."),
     "checkin_closed": _("Check-in is not open."),
     "already_checked_in": _("This player has already checked in."),
+    "bad_missed": _("Choose a bye or a loss for the rounds a late entrant missed."),
+    "late_entry_paired_round": _(
+        "The current round is paired but not started: start it, then enter the player."
+    ),
     "preflight_failed": _("The files would be wrong: %(problems)s"),
 }
 

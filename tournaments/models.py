@@ -88,6 +88,9 @@ class Tournament(models.Model):
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
     )
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    # A round robin's rounds regenerated after a late entry: [[round, [[first, second
+    # or None], ...]], ...] by player number; empty: the circle method's schedule.
+    schedule = models.JSONField(_("regenerated rounds"), default=list, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_organised"
     )
@@ -114,6 +117,9 @@ class Tournament(models.Model):
     @property
     def is_round_robin(self) -> bool:
         return self.system in (self.System.ROUND_ROBIN, self.System.DOUBLE_ROUND_ROBIN)
+
+    def regenerated_rounds(self) -> dict[int, list[pairing.Pair]]:
+        return {int(n): [pairing.Pair(a, b) for a, b in tables] for n, tables in self.schedule}
 
     def pairing_options(self) -> pairing.Options:
         return pairing.Options(

@@ -358,6 +358,22 @@ class Options:
     prizes: int = 1
 
 
+# ----- a round robin after a late entry ---------------------------------------------------
+
+
+def regenerate_round_robin(players: Sequence[int], past: Sequence[Round], rounds: int) -> list[list[Pair]]:
+    """The ``rounds`` rounds still to play of a round robin that ``players`` (in seed
+    order, a late entrant among them) now make, after the ``past`` rounds: each round
+    pairs players who have not met yet wherever a pairing allows (a Swiss with every
+    player on equal points: no repeat while one can be avoided, byes to those with the
+    fewest, first and second kept in balance), so the late entrant meets as many
+    players as the rounds left allow."""
+    schedule: list[list[Pair]] = []
+    for _ in range(rounds):
+        schedule.append(swiss(players, {}, [*past, *schedule]))
+    return schedule
+
+
 # ----- one entry point -----------------------------------------------------------------
 
 
@@ -370,6 +386,7 @@ def next_round(
     past: Sequence[Round],
     active: Callable[[int], bool] = lambda _p: True,
     options: Options | None = None,
+    schedule: Mapping[int, Round] | None = None,
 ) -> list[Pair]:
     """Round ``len(past) + 1`` of a tournament in ``system``.
 
@@ -378,7 +395,8 @@ def next_round(
     the standings points, both for Swiss. Players for whom ``active`` is False are left
     out: in a round robin their scheduled opponent gets a bye instead. ``options`` add
     Gibsonisation (its table comes first) and King of the Hill in the last round to a
-    Swiss.
+    Swiss. ``schedule`` holds a round robin's rounds regenerated after a late entry
+    (:func:`regenerate_round_robin`), by number; they replace the circle method's.
     """
     number = len(past) + 1
     if system == SWISS:
@@ -399,12 +417,16 @@ def next_round(
         return fixed + rest
     if system not in (ROUND_ROBIN, DOUBLE_ROUND_ROBIN):
         raise ValueError(f"unknown pairing system {system!r}")
-    schedule = round_robin(seeds, double=system == DOUBLE_ROUND_ROBIN)
-    if number > len(schedule):
-        raise ValueError(f"a round robin of {len(seeds)} players has {len(schedule)} rounds")
+    if schedule and number in schedule:
+        planned = schedule[number]
+    else:
+        circle = round_robin(seeds, double=system == DOUBLE_ROUND_ROBIN)
+        if number > len(circle):
+            raise ValueError(f"a round robin of {len(seeds)} players has {len(circle)} rounds")
+        planned = circle[number - 1]
     tables: list[Pair] = []
     byes: list[Pair] = []
-    for pair in schedule[number - 1]:
+    for pair in planned:
         present = [p for p in pair.players() if active(p)]
         if len(present) == 2:
             tables.append(pair)

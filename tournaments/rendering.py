@@ -33,7 +33,7 @@ def load(tournament_id: int) -> Tournament:
 def result_text(outcome: Outcome, first: str, second: str) -> str:
     """The result of a table in words, for the pairings list."""
     if outcome.second is None:
-        return gettext("bye")
+        return gettext("missed: loss") if outcome.kind == "forfeit" else gettext("bye")
     if outcome.kind == PENDING:
         return ""
     if outcome.kind == "forfeit":

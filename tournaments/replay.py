@@ -11,7 +11,10 @@ Event data (written by ``tournaments.services``), by kind:
 - ``created``: the settings (name, language, system, rounds, days_per_move, rated,
   starts_at, rating_body, bye_spread, forfeit_spread, dictionary_version, and the Swiss
   options king_of_the_hill, gibsonize, prize_places);
-- ``registered``: ``registration`` (id), ``name``, ``number`` (a late entrant's, else None);
+- ``registered``: ``registration`` (id), ``name``, ``number`` (a late entrant's, else
+  None); for a late entrant also ``missed`` ("bye" or "loss"), ``missed_tables``
+  ([round, table] of each round already paired) and, in a round robin, ``schedule``
+  (the rounds still to play, regenerated: [[round, [[first, second or None], ...]]]);
 - ``checked_in``: ``registration``, ``name``;
 - ``withdrawn``: ``registration``, ``name``, ``not_checked_in`` (True when the site
   withdrew the player at the first pairing for not checking in);
@@ -70,6 +73,7 @@ class Snapshot:
     started_rounds: set[int] = field(default_factory=set)
     status: str = "registration"
     dictionary_version: int | None = None
+    schedule: list[Any] = field(default_factory=list)
 
     def numbered(self) -> dict[int, PlayerState]:
         return {p.number: p for p in self.players.values() if p.number is not None}
@@ -121,6 +125,18 @@ def replay(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Snapshot:
             snap.players[data["registration"]] = PlayerState(
                 data["registration"], data["name"], data.get("number")
             )
+            loss = data.get("missed") == "loss"
+            for round_, table in data.get("missed_tables", []):
+                snap.rounds.setdefault(round_, {})[table] = TableState(
+                    round_,
+                    table,
+                    data["number"],
+                    None,
+                    override="forfeit" if loss else "",
+                    absent="first" if loss else "",
+                )
+            if "schedule" in data:
+                snap.schedule = data["schedule"]
         elif kind == "checked_in":
             snap.players[data["registration"]].checked_in = True
         elif kind == "withdrawn":

@@ -183,11 +183,22 @@ def registration_open(tournament: Tournament, now: datetime | None = None) -> bo
     return tournament.status == Tournament.Status.REGISTRATION and now < tournament.starts_at
 
 
-def register_player(*, tournament: Tournament, user: Any, by: Any, reason: str = "") -> Registration:
+#: What a late entrant gets for each round already paired (TSH's convention).
+MISSED_BYE = "bye"
+MISSED_LOSS = "loss"
+
+
+def register_player(
+    *, tournament: Tournament, user: Any, by: Any, reason: str = "", missed: str = MISSED_LOSS
+) -> Registration:
     """Register ``user``: themselves while registration is open, or by the organiser at
-    any time before the end (after the start only in Swiss, where a late entrant is
-    numbered at once and paired from the next round). A player who had withdrawn is
+    any time before the end. A late entrant (after the first pairing) is numbered at
+    once, gets a bye or a loss (``missed``) for every round already paired, and plays
+    from the next one: in a Swiss as paired then, in a round robin by the rounds not
+    yet played, regenerated now to include them. A player who had withdrawn is
     reinstated instead."""
+    if missed not in (MISSED_BYE, MISSED_LOSS):
+        raise TournamentError("bad_missed")
     with transaction.atomic():
         locked = _locked(tournament)
         if by.pk != user.pk:
@@ -201,25 +212,64 @@ def register_player(*, tournament: Tournament, user: Any, by: Any, reason: str =
             if existing.is_active:
                 raise TournamentError("already_registered")
             return _reinstate(locked, existing, by=by, reason=reason)
-        number = _late_number(locked)
+        number = _late_number(locked, late_entry=True)
         registration = Registration.objects.create(tournament=locked, user=user, number=number)
-        _log(
-            locked,
-            Kind.REGISTERED,
-            actor=by,
-            data={"registration": registration.pk, "name": registration.name, "number": number},
-            reason=reason,
-        )
+        data: dict[str, Any] = {"registration": registration.pk, "name": registration.name, "number": number}
+        if number is not None:
+            data.update(_enter_late(locked, registration, missed=missed))
+        _log(locked, Kind.REGISTERED, actor=by, data=data, reason=reason)
         realtime.tournament_changed(locked.pk)
     return registration
 
 
-def _late_number(tournament: Tournament) -> int | None:
+def _enter_late(tournament: Tournament, registration: Registration, *, missed: str) -> dict[str, Any]:
+    """A late entrant's missed rounds (a table of their own with a bye, or a forfeit
+    for a loss) and, in a round robin, the rounds still to play regenerated with them;
+    returns what the ``registered`` event records of it (call with the row locked)."""
+    assert registration.number is not None
+    if tournament.round_set.filter(status=Round.Status.PAIRED).exists():
+        # Its tables are fixed; the entrant would miss it with nothing to show for it.
+        raise TournamentError("late_entry_paired_round")
+    tables = []
+    for round_ in tournament.round_set.order_by("number"):
+        table = (round_.pairings.aggregate(last=Max("table"))["last"] or 0) + 1
+        loss = missed == MISSED_LOSS
+        Pairing.objects.create(
+            round=round_,
+            table=table,
+            first=registration,
+            override=Pairing.Override.FORFEIT if loss else Pairing.Override.NONE,
+            absent=Pairing.Absent.FIRST if loss else Pairing.Absent.NONE,
+        )
+        tables.append([round_.number, table])
+    data: dict[str, Any] = {"missed": missed, "missed_tables": tables}
+    if tournament.is_round_robin:
+        players = list(
+            tournament.registrations.filter(status=Registration.Status.ACTIVE, number__isnull=False)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        left = tournament.rounds - tournament.current_round
+        regenerated = pairing.regenerate_round_robin(
+            [int(n) for n in players if n is not None], past_rounds(tournament), left
+        )
+        tournament.schedule = [
+            [tournament.current_round + i, [[p.first, p.second] for p in round_]]
+            for i, round_ in enumerate(regenerated, start=1)
+        ]
+        tournament.save(update_fields=["schedule", "updated_at"])
+        data["schedule"] = tournament.schedule
+    return data
+
+
+def _late_number(tournament: Tournament, *, late_entry: bool = False) -> int | None:
     """The number a player joining now gets: none before the start (numbers are given
-    in seed order then), the next one in a running Swiss; a round robin refuses."""
+    in seed order then), the next one once it runs. A round robin takes a late entry
+    (its rounds are regenerated) but not a return of someone who withdrew before the
+    start, whose missed rounds nobody chose."""
     if tournament.status == Tournament.Status.REGISTRATION:
         return None
-    if tournament.is_round_robin:
+    if tournament.is_round_robin and not late_entry:
         raise TournamentError("round_robin_closed")
     last = tournament.registrations.aggregate(last=Max("number"))["last"] or 0
     return int(last) + 1
@@ -479,8 +529,11 @@ def past_rounds(tournament: Tournament, before: int | None = None) -> list[list[
         pairings = pairings.filter(round__number__lt=before)
     for p in pairings.order_by("round__number", "table"):
         assert p.first.number is not None
+        round_ = rounds.setdefault(p.round.number, [])
+        if p.second is None and p.override == Pairing.Override.FORFEIT:
+            continue  # a late entrant's missed round as a loss: neither a game nor a bye
         second = p.second.number if p.second is not None else None
-        rounds.setdefault(p.round.number, []).append(pairing.Pair(p.first.number, second))
+        round_.append(pairing.Pair(p.first.number, second))
     return [rounds[n] for n in sorted(rounds)]
 
 
@@ -585,6 +638,7 @@ def _next_pairs(tournament: Tournament) -> list[pairing.Pair]:
             past=past_rounds(tournament),
             active=lambda p: p in active,
             options=tournament.pairing_options(),
+            schedule=tournament.regenerated_rounds(),
         )
     except ValueError:
         length = pairing.round_robin_length(

@@ -236,7 +236,11 @@ def add_player(request: AuthedRequest, tournament: Tournament) -> HttpResponse:
         request,
         tournament,
         lambda: services.register_player(
-            tournament=tournament, user=user, by=request.user, reason=form.cleaned_data["reason"]
+            tournament=tournament,
+            user=user,
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+            missed=form.cleaned_data["missed"] or services.MISSED_LOSS,
         ),
         gettext("%(name)s is registered.") % {"name": user.username},
     )
