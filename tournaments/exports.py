@@ -326,6 +326,47 @@ def tsh_config(data: ExportData) -> str:
     )
 
 
+def event_tsh_config(name: str, divisions: list[tuple[str, ExportData]]) -> str:
+    """The ``config.tsh`` of an event with divisions, as TSH's configuration manual
+    describes it (https://www.poslarchive.com/tsh/doc/config.html): the first word of
+    each line gives its kind; every division is declared (``division <name> <file>``,
+    names unique regardless of case, one file each) before any line about it; the
+    options every division shares are ``config <name> = <value>``."""
+    rounds = max((data.rounds for _code, data in divisions), default=0)
+    lines = [f"# {name}"]
+    for code, data in divisions:
+        lines.append(f"# {code.upper()}: {data.name}")
+        lines.append(f"division {code} {code}.t")
+    lines += [f"config max_rounds = {rounds}", "config track_firsts = 1", ""]
+    return "\n".join(lines)
+
+
+def event_preflight(divisions: list[tuple[str, ExportData]]) -> Preflight:
+    """Every division's pre-flight, each problem named by its division."""
+    report = Preflight()
+    for code, data in divisions:
+        own = preflight(data)
+        report.errors += [f"{code.upper()}: {e}" for e in own.errors]
+        report.warnings += [f"{code.upper()}: {w}" for w in own.warnings]
+    return report
+
+
+def write_event_tsh(name: str, divisions: list[tuple[str, ExportData]], out: IO[bytes]) -> None:
+    """An event's TSH folder as a zip: ``config.tsh`` naming every division and one
+    ``.t`` file per division."""
+    with zipfile.ZipFile(out, "w") as archive:
+        _add(archive, "config.tsh", event_tsh_config(name, divisions))
+        for code, data in divisions:
+            _add(archive, f"{code}.t", text_of(write_tsh, data))
+
+
+def collect_event(event: Any) -> list[tuple[str, ExportData]]:
+    """Each division of ``event`` (a ``Tournament``) read for the files, by its code."""
+    return [
+        (d.division_code, collect(d, with_games=False)) for d in event.divisions.order_by("division_code")
+    ]
+
+
 def json_document(data: ExportData) -> dict[str, Any]:
     rounds: dict[int, list[dict[str, Any]]] = {}
     for o in sorted(data.outcomes, key=lambda o: (o.round, o.table)):

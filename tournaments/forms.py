@@ -92,6 +92,23 @@ class PlayerForm(forms.Form):
         return user
 
 
+class DivisionForm(forms.Form):
+    name = forms.CharField(label=_("Division name"), max_length=100)
+    rating_min = forms.IntegerField(label=_("Lowest rating"), min_value=0, max_value=4000, required=False)
+    rating_max = forms.IntegerField(label=_("Highest rating"), min_value=0, max_value=4000, required=False)
+
+
+class MoveForm(forms.Form):
+    division = forms.ModelChoiceField(label=_("Move to division"), queryset=Tournament.objects.none())
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
+
+    def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        division = self.fields["division"]
+        assert isinstance(division, forms.ModelChoiceField)
+        division.queryset = Tournament.objects.filter(event_id=event_id)
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
 

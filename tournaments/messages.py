@@ -55,6 +55,13 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "late_entry_paired_round": _(
         "The current round is paired but not started: start it, then enter the player."
     ),
+    "division_of_division": _("A division cannot have divisions of its own."),
+    "event_has_players": _("Add the divisions before anyone registers: players then go to their division."),
+    "bad_band": _("The lowest rating must not be above the highest."),
+    "too_many_divisions": _("An event has at most 26 divisions."),
+    "not_same_event": _("Players move only between divisions of the same event."),
+    "same_division": _("The player is already in that division."),
+    "pair_each_division": _("This event has divisions: pair each division on its own page."),
     "preflight_failed": _("The files would be wrong: %(problems)s"),
 }
 

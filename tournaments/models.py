@@ -94,6 +94,15 @@ class Tournament(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_organised"
     )
+    # A division is a tournament of its own (players, pairings, standings, log, files)
+    # within an event; ``division_code`` is its TSH division name and file stem ("a").
+    event = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="divisions"
+    )
+    division_code = models.CharField(_("division"), max_length=8, blank=True)
+    # The ratings a division takes when players register for the event (None: open).
+    rating_min = models.PositiveIntegerField(_("lowest rating"), null=True, blank=True)
+    rating_max = models.PositiveIntegerField(_("highest rating"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -113,6 +122,12 @@ class Tournament(models.Model):
         if user.is_superuser:
             return True
         return bool(user.pk == self.created_by_id and user.has_perm("tournaments.change_tournament"))
+
+    def takes_rating(self, rating: int) -> bool:
+        """Is ``rating`` within this division's band?"""
+        return (self.rating_min is None or rating >= self.rating_min) and (
+            self.rating_max is None or rating <= self.rating_max
+        )
 
     @property
     def is_round_robin(self) -> bool:
@@ -286,6 +301,8 @@ class TournamentEvent(models.Model):
         ROUND_STARTED = "round_started", _("Round started")
         RESULT_OVERRIDDEN = "result_overridden", _("Result changed")
         FINISHED = "finished", _("Tournament finished")
+        DIVISION_ADDED = "division_added", _("Division added")
+        MOVED = "moved", _("Player moved to another division")
 
     # PROTECT: a tournament with a log cannot be deleted, so its log never is.
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events")

@@ -243,6 +243,15 @@ def tournament_context(
         "registration": mine,
         "registration_open": services.registration_open(tournament),
         "checkin_open": services.checkin_open(tournament),
+        "divisions": list(tournament.divisions.order_by("division_code")),
+        "event": tournament.event,
+        "siblings": list(
+            Tournament.objects.filter(event_id=tournament.event_id)
+            .exclude(pk=tournament.pk)
+            .order_by("division_code")
+        )
+        if tournament.event_id
+        else [],
         "notices": player_notices(tournament, mine, rounds[0] if rounds else None),
         "players": [r for r in registrations if r.number is not None or r.is_active],
         "standings": _standing_rows(tournament, registrations),

@@ -29,7 +29,12 @@ Event data (written by ``tournaments.services``), by kind:
   pairing leaves a bye) and ``games`` ([table, game id] pairs);
 - ``result_overridden``: ``round``, ``table``, ``override`` ("", "scores", "forfeit"),
   ``first_score``, ``second_score``, ``absent``;
-- ``finished``: nothing.
+- ``finished``: nothing;
+- ``division_added`` (on an event): ``division`` (its tournament id), ``code``, ``name``,
+  ``rating_min``, ``rating_max``; a division's own ``created`` adds ``event`` and
+  ``division`` (its code);
+- ``moved`` (on a division, before the start): ``registration``, ``name``, ``to`` (the
+  target division's code); the target logs ``registered`` with ``moved_from``.
 """
 
 from __future__ import annotations
@@ -74,6 +79,7 @@ class Snapshot:
     status: str = "registration"
     dictionary_version: int | None = None
     schedule: list[Any] = field(default_factory=list)
+    divisions: list[dict[str, Any]] = field(default_factory=list)
 
     def numbered(self) -> dict[int, PlayerState]:
         return {p.number: p for p in self.players.values() if p.number is not None}
@@ -170,6 +176,11 @@ def replay(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Snapshot:
             state.absent = data["absent"]
         elif kind == "finished":
             snap.status = "finished"
+        elif kind == "moved":
+            # Moved to another division of the event before the start: gone from here.
+            del snap.players[data["registration"]]
+        elif kind == "division_added":
+            snap.divisions.append(dict(data))
         else:
             raise ValueError(f"unknown tournament event {kind!r}")
     return snap

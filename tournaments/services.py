@@ -199,6 +199,18 @@ def register_player(
     reinstated instead."""
     if missed not in (MISSED_BYE, MISSED_LOSS):
         raise TournamentError("bad_missed")
+    if tournament.divisions.exists():
+        # An event with divisions: the player goes to the division for their rating.
+        if Registration.objects.filter(tournament__event=tournament, user=user).exists():
+            raise TournamentError("already_registered")
+        tournament = division_for(tournament, user)
+    elif (
+        tournament.event_id is not None
+        and Registration.objects.filter(tournament__event_id=tournament.event_id, user=user)
+        .exclude(tournament=tournament)
+        .exists()
+    ):
+        raise TournamentError("already_registered")
     with transaction.atomic():
         locked = _locked(tournament)
         if by.pk != user.pk:
@@ -429,6 +441,133 @@ def set_registration_rating(
         realtime.tournament_changed(locked.pk)
 
 
+# ----- divisions -----------------------------------------------------------------------
+
+DIVISION_CODES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def add_division(
+    *,
+    event: Tournament,
+    by: Any,
+    name: str,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
+) -> Tournament:
+    """Add a division to ``event`` before it starts: a tournament of its own with the
+    event's settings, its own players, pairings, standings, log and files, named in TSH
+    by the next letter. Players registering for the event go to the division whose
+    rating band holds their rating; the organiser may move them by hand."""
+    with transaction.atomic():
+        locked = _locked(event)
+        _require_organiser(locked, by)
+        if locked.event_id is not None:
+            raise TournamentError("division_of_division")
+        if locked.status != Tournament.Status.REGISTRATION:
+            raise TournamentError("registration_closed")
+        if locked.registrations.exists():
+            raise TournamentError("event_has_players")
+        if rating_min is not None and rating_max is not None and rating_min > rating_max:
+            raise TournamentError("bad_band")
+        count = locked.divisions.count()
+        if count >= len(DIVISION_CODES):
+            raise TournamentError("too_many_divisions")
+        fields = {f.attname: getattr(locked, f.attname) for f in Tournament._meta.concrete_fields}
+        for drop in ("id", "created_at", "updated_at", "event_id", "schedule"):
+            fields.pop(drop, None)
+        fields.update(
+            name=name.strip() or DIVISION_CODES[count].upper(),
+            event_id=locked.pk,
+            division_code=DIVISION_CODES[count],
+            rating_min=rating_min,
+            rating_max=rating_max,
+        )
+        division = Tournament.objects.create(**fields)
+        _log(
+            division,
+            Kind.CREATED,
+            actor=by,
+            data={**settings_data(division), "event": locked.pk, "division": division.division_code},
+        )
+        _log(
+            locked,
+            Kind.DIVISION_ADDED,
+            actor=by,
+            data={
+                "division": division.pk,
+                "code": division.division_code,
+                "name": division.name,
+                "rating_min": rating_min,
+                "rating_max": rating_max,
+            },
+        )
+        realtime.tournament_changed(locked.pk)
+    return division
+
+
+def division_for(event: Tournament, user: Any) -> Tournament:
+    """The division of ``event`` a registering player goes to: the first whose band
+    holds their rating with the event's rating body (unrated: 0), else the last."""
+    divisions = list(event.divisions.order_by("division_code"))
+    membership = (
+        PlayerMembership.objects.filter(user=user, body=event.rating_body).first()
+        if event.rating_body
+        else None
+    )
+    rating = (membership.rating if membership else None) or 0
+    return next((d for d in divisions if d.takes_rating(rating)), divisions[-1])
+
+
+def move_to_division(*, registration: Registration, division: Tournament, by: Any, reason: str = "") -> None:
+    """The organiser moves a player to another division of the same event before
+    either starts. The registration row moves; both logs say so (``moved`` on the
+    source, ``registered`` with ``moved_from`` on the target), so each replays alone."""
+    source = registration.tournament
+    if source.event_id is None or source.event_id != division.event_id:
+        raise TournamentError("not_same_event")
+    if source.pk == division.pk:
+        raise TournamentError("same_division")
+    with transaction.atomic():
+        # Lock both divisions in id order, so two moves never wait on each other.
+        locked = {
+            t.pk: t
+            for t in Tournament.objects.select_for_update()
+            .filter(pk__in=[source.pk, division.pk])
+            .order_by("pk")
+        }
+        source, target = locked[source.pk], locked[division.pk]
+        _require_organiser(target, by)
+        if (
+            Tournament.Status.REGISTRATION not in (source.status, target.status)
+            or source.status != target.status
+        ):
+            raise TournamentError("registration_closed")
+        registration = source.registrations.select_related("user").get(pk=registration.pk)
+        registration.tournament = target
+        registration.save(update_fields=["tournament"])
+        _log(
+            source,
+            Kind.MOVED,
+            actor=by,
+            data={"registration": registration.pk, "name": registration.name, "to": target.division_code},
+            reason=reason,
+        )
+        _log(
+            target,
+            Kind.REGISTERED,
+            actor=by,
+            data={
+                "registration": registration.pk,
+                "name": registration.name,
+                "number": None,
+                "moved_from": source.division_code,
+            },
+            reason=reason,
+        )
+        realtime.tournament_changed(source.pk)
+        realtime.tournament_changed(target.pk)
+
+
 # ----- organisers and memberships ------------------------------------------------------
 
 ORGANISERS_GROUP = "Organisers"
@@ -581,6 +720,8 @@ def pair_round(*, tournament: Tournament, by: Any) -> Round:
         _require_organiser(locked, by)
         if locked.status == Tournament.Status.FINISHED:
             raise TournamentError("tournament_finished")
+        if locked.divisions.exists():
+            raise TournamentError("pair_each_division")
         if locked.status == Tournament.Status.REGISTRATION:
             _start(locked, by)
         else:

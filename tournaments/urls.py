@@ -39,4 +39,7 @@ urlpatterns = [
     path("<int:tournament_id>/rounds/pairing/", views.override_pairing, name="override-pairing"),
     path("<int:tournament_id>/rounds/result/", views.override_result, name="override-result"),
     path("<int:tournament_id>/export/<str:fmt>/", views.export, name="export"),
+    path("<int:tournament_id>/divisions/add/", views.add_division, name="add-division"),
+    path("<int:tournament_id>/divisions/tsh/", views.export_event, name="export-event"),
+    path("<int:tournament_id>/players/<int:registration_id>/move/", views.move_player, name="move-player"),
 ]

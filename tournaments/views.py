@@ -23,7 +23,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tournaments import exports, rendering, services
 from tournaments.forms import (
+    DivisionForm,
     MembershipForm,
+    MoveForm,
     PairingOverrideForm,
     PlayerForm,
     RatingForm,
@@ -326,6 +328,69 @@ def player_rating(request: AuthedRequest, tournament: Tournament, registration_i
             reason=data["reason"],
         ),
         gettext("Saved."),
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def add_division(request: AuthedRequest, tournament: Tournament) -> HttpResponse:
+    form = DivisionForm(request.POST)
+    if not form.is_valid():
+        return invalid(request, tournament, form)
+    data = form.cleaned_data
+    return attempt(
+        request,
+        tournament,
+        lambda: services.add_division(
+            event=tournament,
+            by=request.user,
+            name=data["name"],
+            rating_min=data["rating_min"],
+            rating_max=data["rating_max"],
+        ),
+        gettext("The division is added."),
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def move_player(request: AuthedRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    registration = _registration(tournament, registration_id)
+    form = MoveForm(request.POST, event_id=tournament.event_id or 0)
+    if not form.is_valid():
+        return invalid(request, tournament, form)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.move_to_division(
+            registration=registration,
+            division=form.cleaned_data["division"],
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+        ),
+        gettext("%(name)s is moved.") % {"name": registration.name},
+    )
+
+
+@require_GET
+@login_required
+@organiser_view
+def export_event(request: AuthedRequest, tournament: Tournament) -> HttpResponseBase:
+    """The event's TSH folder: ``config.tsh`` and one ``.t`` per division."""
+    divisions = exports.collect_event(tournament)
+    report = exports.event_preflight(divisions)
+    if not divisions or not report.ok:
+        messages.error(request, error_message("preflight_failed", problems=" ".join(report.errors) or "–"))
+        return back(request, tournament)
+    buffer = io.BytesIO()
+    exports.write_event_tsh(tournament.name, divisions, buffer)
+    return FileResponse(
+        io.BytesIO(buffer.getvalue()),
+        as_attachment=True,
+        filename=f"{exports.file_stem(tournament.pk)}-tsh.zip",
+        content_type="application/zip",
     )
 
 
