@@ -61,6 +61,8 @@ class ExportPlayer:
     member_number: str
     rating: int | None
     active: bool
+    # Whether ``name`` is a real "Last, First" (else the username stands in for it).
+    real_name: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +202,14 @@ def preflight(data: ExportData) -> Preflight:
         if not p.member_number:
             report.warnings.append(
                 gettext("Player %(number)s (%(name)s) has no member number.")
+                % {"number": p.number, "name": p.name}
+            )
+    for p in data.players:
+        if not p.real_name:
+            report.warnings.append(
+                gettext(
+                    'Player %(number)s (%(name)s) has no real name ("Last, First"): the files show the username.'
+                )
                 % {"number": p.number, "name": p.name}
             )
     return report
@@ -572,6 +582,7 @@ def collect(tournament: Any, *, with_games: bool = True) -> ExportData:
             member_number=info[r.pk].member_number,
             rating=info[r.pk].rating,
             active=r.is_active,
+            real_name=r.has_real_name,
         )
         for r in sorted(registrations, key=lambda r: r.number or 0)
     )

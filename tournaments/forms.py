@@ -113,6 +113,16 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
 
 
+class RealNameForm(forms.Form):
+    real_name = forms.CharField(
+        label=_("Real name (Last, First)"),
+        max_length=150,
+        required=False,
+        help_text=_("Leave empty for the name the player gave in their settings."),
+    )
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
+
+
 class RatingForm(forms.Form):
     member_number = forms.CharField(label=_("Member number"), max_length=32, required=False)
     rating = forms.IntegerField(label=_("Rating"), min_value=0, max_value=4000, required=False)

@@ -62,6 +62,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "not_same_event": _("Players move only between divisions of the same event."),
     "same_division": _("The player is already in that division."),
     "pair_each_division": _("This event has divisions: pair each division on its own page."),
+    "bad_real_name": _('Write the real name as "Last, First".'),
     "preflight_failed": _("The files would be wrong: %(problems)s"),
 }
 

@@ -162,6 +162,8 @@ class Registration(models.Model):
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
     checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
+    # "Last, First" set by the organiser for this tournament; blank: the player's own.
+    real_name = models.CharField(_("real name"), max_length=150, blank=True)
 
     class Meta:
         verbose_name = _("registration")
@@ -187,7 +189,17 @@ class Registration(models.Model):
 
     @property
     def name(self) -> str:
-        return player_name(self.user)
+        return self.real_name or player_name(self.user)
+
+    @property
+    def has_real_name(self) -> bool:
+        return bool(self.real_name) or has_real_name(self.user)
+
+
+def has_real_name(user: Any) -> bool:
+    return bool(
+        (getattr(user, "first_name", "") or "").strip() and (getattr(user, "last_name", "") or "").strip()
+    )
 
 
 def player_name(user: Any) -> str:
@@ -295,6 +307,7 @@ class TournamentEvent(models.Model):
         WITHDRAWN = "withdrawn", _("Player withdrawn")
         REINSTATED = "reinstated", _("Player reinstated")
         RATING_SET = "rating_set", _("Member number and rating set")
+        NAME_SET = "name_set", _("Real name set")
         STARTED = "started", _("Tournament started")
         ROUND_PAIRED = "round_paired", _("Round paired")
         PAIRING_OVERRIDDEN = "pairing_overridden", _("Pairing changed")

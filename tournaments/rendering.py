@@ -56,6 +56,8 @@ def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
         return gettext("Created the tournament.")
     if kind == TournamentEvent.Kind.REGISTERED:
         return gettext("%(name)s entered.") % {"name": d.get("name", "")}
+    if kind == TournamentEvent.Kind.NAME_SET:
+        return gettext("Real name set: %(name)s.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.CHECKED_IN:
         return gettext("%(name)s checked in.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.WITHDRAWN:

@@ -16,6 +16,8 @@ Event data (written by ``tournaments.services``), by kind:
   ([round, table] of each round already paired) and, in a round robin, ``schedule``
   (the rounds still to play, regenerated: [[round, [[first, second or None], ...]]]);
 - ``checked_in``: ``registration``, ``name``;
+- ``name_set``: ``registration``, ``name`` (as the files show it now), ``real_name``
+  (the organiser's "Last, First", "" for the player's own);
 - ``withdrawn``: ``registration``, ``name``, ``not_checked_in`` (True when the site
   withdrew the player at the first pairing for not checking in);
 - ``reinstated``: ``registration``, ``name``, ``number`` (when numbered on return);
@@ -143,6 +145,8 @@ def replay(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Snapshot:
                 )
             if "schedule" in data:
                 snap.schedule = data["schedule"]
+        elif kind == "name_set":
+            snap.players[data["registration"]].name = data["name"]
         elif kind == "checked_in":
             snap.players[data["registration"]].checked_in = True
         elif kind == "withdrawn":

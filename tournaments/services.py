@@ -568,6 +568,40 @@ def move_to_division(*, registration: Registration, division: Tournament, by: An
         realtime.tournament_changed(target.pk)
 
 
+def clean_real_name(value: str) -> str:
+    """A real name as rating bodies list players: "Last, First" (both parts, one comma),
+    spaces tidied; "" stays "" (back to the player's own)."""
+    value = " ".join(value.split())
+    if not value:
+        return ""
+    last, comma, first = value.partition(",")
+    if not comma or not last.strip() or not first.strip() or "," in first:
+        raise TournamentError("bad_real_name")
+    return f"{last.strip()}, {first.strip()}"
+
+
+def set_real_name(
+    *, tournament: Tournament, registration: Registration, by: Any, real_name: str, reason: str = ""
+) -> None:
+    """The organiser sets a player's real name for this tournament ("Last, First"; blank:
+    the one the player gave in their settings). The files use it."""
+    real_name = clean_real_name(real_name)
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        registration = locked.registrations.select_related("user").get(pk=registration.pk)
+        registration.real_name = real_name
+        registration.save(update_fields=["real_name"])
+        _log(
+            locked,
+            Kind.NAME_SET,
+            actor=by,
+            data={"registration": registration.pk, "name": registration.name, "real_name": real_name},
+            reason=reason,
+        )
+        realtime.tournament_changed(locked.pk)
+
+
 # ----- organisers and memberships ------------------------------------------------------
 
 ORGANISERS_GROUP = "Organisers"

@@ -42,4 +42,5 @@ urlpatterns = [
     path("<int:tournament_id>/divisions/add/", views.add_division, name="add-division"),
     path("<int:tournament_id>/divisions/tsh/", views.export_event, name="export-event"),
     path("<int:tournament_id>/players/<int:registration_id>/move/", views.move_player, name="move-player"),
+    path("<int:tournament_id>/players/<int:registration_id>/name/", views.player_name, name="player-name"),
 ]

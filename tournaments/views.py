@@ -29,6 +29,7 @@ from tournaments.forms import (
     PairingOverrideForm,
     PlayerForm,
     RatingForm,
+    RealNameForm,
     ReasonForm,
     ResultOverrideForm,
     TournamentForm,
@@ -391,6 +392,28 @@ def export_event(request: AuthedRequest, tournament: Tournament) -> HttpResponse
         as_attachment=True,
         filename=f"{exports.file_stem(tournament.pk)}-tsh.zip",
         content_type="application/zip",
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def player_name(request: AuthedRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    registration = _registration(tournament, registration_id)
+    form = RealNameForm(request.POST)
+    if not form.is_valid():
+        return invalid(request, tournament, form)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.set_real_name(
+            tournament=tournament,
+            registration=registration,
+            by=request.user,
+            real_name=form.cleaned_data["real_name"],
+            reason=form.cleaned_data["reason"],
+        ),
+        gettext("Saved."),
     )
 
 
