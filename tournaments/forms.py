@@ -38,6 +38,21 @@ class TournamentForm(forms.Form):
             "Leave empty for no check-in. Players who have not checked in when the first round is paired are withdrawn."
         ),
     )
+    auto_rounds = forms.BooleanField(
+        label=_("Next round by itself"),
+        required=False,
+        help_text=_("Pair and start the next round as soon as every game of the round has finished."),
+    )
+    round_hours = forms.IntegerField(
+        label=_("Hours per round"),
+        min_value=1,
+        max_value=720,
+        required=False,
+        help_text=_("Leave empty for no time limit. When the time is up, unfinished games are adjudicated."),
+    )
+    adjudication = forms.ChoiceField(
+        label=_("Unfinished games at the time limit"), choices=Tournament.Adjudication.choices, required=False
+    )
     dictionary_version = forms.IntegerField(
         label=_("Dictionary version"),
         min_value=0,

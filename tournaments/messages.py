@@ -63,6 +63,8 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "same_division": _("The player is already in that division."),
     "pair_each_division": _("This event has divisions: pair each division on its own page."),
     "bad_real_name": _('Write the real name as "Last, First".'),
+    "bad_adjudication": _("Choose how unfinished games are scored when a round's time is up."),
+    "bad_round_hours": _("A round lasts at least one hour."),
     "preflight_failed": _("The files would be wrong: %(problems)s"),
 }
 

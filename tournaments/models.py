@@ -57,6 +57,10 @@ class Tournament(models.Model):
         DOUBLE_ROUND_ROBIN = pairing.DOUBLE_ROUND_ROBIN, _("Double round robin")
         SWISS = pairing.SWISS, _("Swiss")
 
+    class Adjudication(models.TextChoices):
+        AS_THEY_STAND = "standing", _("scored as they stand")
+        FORFEIT = "forfeit", _("forfeited by both players")
+
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Open for registration")
         RUNNING = "running", _("In progress")
@@ -83,6 +87,17 @@ class Tournament(models.Model):
     king_of_the_hill = models.BooleanField(_("King of the Hill in the last round"), default=False)
     gibsonize = models.BooleanField(_("Gibsonisation"), default=False)
     prize_places = models.PositiveSmallIntegerField(_("prize places"), default=1)
+    # Rounds that run themselves: the next round paired and started as soon as every
+    # table of the current one has a result; and/or a time limit per round, when
+    # unfinished games are adjudicated by ``adjudication``.
+    auto_rounds = models.BooleanField(_("next round by itself"), default=False)
+    round_hours = models.PositiveSmallIntegerField(_("hours per round"), null=True, blank=True)
+    adjudication = models.CharField(
+        _("unfinished games at the time limit"),
+        max_length=8,
+        choices=Adjudication.choices,
+        default=Adjudication.AS_THEY_STAND,
+    )
     forfeit_spread = models.PositiveSmallIntegerField(_("spread of a forfeit"))
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
@@ -227,6 +242,8 @@ class Round(models.Model):
     status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.PAIRED)
     paired_at = models.DateTimeField(_("paired"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    # When the round's time is up (tournaments with a time limit per round).
+    deadline = models.DateTimeField(_("time limit"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("round")

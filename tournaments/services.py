@@ -17,7 +17,7 @@ import logging
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +30,7 @@ import engine
 from dictionaries.lexicons import current_version
 from games.models import Game, Transition
 from games.services import start_paired_game
+from games.tasks import enqueue
 from tournaments import pairing, realtime
 from tournaments.models import (
     Pairing,
@@ -110,6 +111,9 @@ def create_tournament(
     gibsonize: bool = False,
     prize_places: int | None = 1,
     checkin_opens_at: datetime | None = None,
+    auto_rounds: bool = False,
+    round_hours: int | None = None,
+    adjudication: str = "standing",
 ) -> Tournament:
     """A new tournament in registration, organised by ``organiser`` (who needs the
     organisers' permission to add tournaments). ``dictionary_version`` None: the version
@@ -128,6 +132,11 @@ def create_tournament(
         raise TournamentError("options_need_swiss")
     if checkin_opens_at is not None and checkin_opens_at >= starts_at:
         raise TournamentError("bad_checkin")
+    adjudication = adjudication or Tournament.Adjudication.AS_THEY_STAND
+    if adjudication not in Tournament.Adjudication.values:
+        raise TournamentError("bad_adjudication")
+    if round_hours is not None and round_hours < 1:
+        raise TournamentError("bad_round_hours")
     prize_places = 1 if prize_places is None else prize_places
     if prize_places < 1:
         raise TournamentError("bad_prize_places")
@@ -150,6 +159,9 @@ def create_tournament(
             gibsonize=gibsonize,
             prize_places=prize_places,
             checkin_opens_at=checkin_opens_at,
+            auto_rounds=auto_rounds,
+            round_hours=round_hours,
+            adjudication=adjudication,
             created_by=organiser,
         )
         _log(tournament, Kind.CREATED, actor=organiser, data=settings_data(tournament))
@@ -173,6 +185,9 @@ def settings_data(tournament: Tournament) -> dict[str, Any]:
         "gibsonize": tournament.gibsonize,
         "prize_places": tournament.prize_places,
         "checkin_opens_at": tournament.checkin_opens_at.isoformat() if tournament.checkin_opens_at else None,
+        "auto_rounds": tournament.auto_rounds,
+        "round_hours": tournament.round_hours,
+        "adjudication": tournament.adjudication,
     }
 
 
@@ -752,47 +767,54 @@ def pair_round(*, tournament: Tournament, by: Any) -> Round:
     with transaction.atomic():
         locked = _locked(tournament)
         _require_organiser(locked, by)
-        if locked.status == Tournament.Status.FINISHED:
-            raise TournamentError("tournament_finished")
-        if locked.divisions.exists():
-            raise TournamentError("pair_each_division")
-        if locked.status == Tournament.Status.REGISTRATION:
-            _start(locked, by)
-        else:
-            current = locked.round_set.filter(number=locked.current_round).first()
-            if locked.current_round >= locked.rounds:
-                raise TournamentError("no_more_rounds")
-            if current is not None and current.status != Round.Status.STARTED:
-                raise TournamentError("round_not_started")
-            if current is not None and not all(
-                o.is_done() for o in outcomes(locked, round_number=current.number)
-            ):
-                raise TournamentError("round_not_finished")
-        pairs = _next_pairs(locked)
-        number = locked.current_round + 1
-        round_ = Round.objects.create(tournament=locked, number=number)
-        by_number = {r.number: r for r in locked.registrations.filter(number__isnull=False)}
-        tables = []
-        for table, pair in enumerate(pairs, start=1):
-            Pairing.objects.create(
-                round=round_,
-                table=table,
-                first=by_number[pair.first],
-                second=by_number[pair.second] if pair.second is not None else None,
-            )
-            tables.append([table, pair.first, pair.second])
-        locked.current_round = number
-        locked.save(update_fields=["current_round", "updated_at"])
-        # A Swiss says where it could not avoid a rematch (the log and the page show it).
-        rematches = [[p.first, p.second] for p in pairing.repeats(pairs, past_rounds(locked, before=number))]
-        _log(
-            locked,
-            Kind.ROUND_PAIRED,
-            actor=by,
-            data={"round": number, "tables": tables, "repeats": rematches},
-        )
-        realtime.tournament_changed(locked.pk)
+        round_ = _pair_next(locked, by)
     _refresh(tournament, locked)
+    return round_
+
+
+def _pair_next(locked: Tournament, by: Any) -> Round:
+    """Pair the next round of ``locked`` (its row locked; ``by`` None: the site, for a
+    tournament that runs its own rounds)."""
+    if locked.status == Tournament.Status.FINISHED:
+        raise TournamentError("tournament_finished")
+    if locked.divisions.exists():
+        raise TournamentError("pair_each_division")
+    if locked.status == Tournament.Status.REGISTRATION:
+        _start(locked, by)
+    else:
+        current = locked.round_set.filter(number=locked.current_round).first()
+        if locked.current_round >= locked.rounds:
+            raise TournamentError("no_more_rounds")
+        if current is not None and current.status != Round.Status.STARTED:
+            raise TournamentError("round_not_started")
+        if current is not None and not all(
+            o.is_done() for o in outcomes(locked, round_number=current.number)
+        ):
+            raise TournamentError("round_not_finished")
+    pairs = _next_pairs(locked)
+    number = locked.current_round + 1
+    round_ = Round.objects.create(tournament=locked, number=number)
+    by_number = {r.number: r for r in locked.registrations.filter(number__isnull=False)}
+    tables = []
+    for table, pair in enumerate(pairs, start=1):
+        Pairing.objects.create(
+            round=round_,
+            table=table,
+            first=by_number[pair.first],
+            second=by_number[pair.second] if pair.second is not None else None,
+        )
+        tables.append([table, pair.first, pair.second])
+    locked.current_round = number
+    locked.save(update_fields=["current_round", "updated_at"])
+    # A Swiss says where it could not avoid a rematch (the log and the page show it).
+    rematches = [[p.first, p.second] for p in pairing.repeats(pairs, past_rounds(locked, before=number))]
+    _log(
+        locked,
+        Kind.ROUND_PAIRED,
+        actor=by,
+        data={"round": number, "tables": tables, "repeats": rematches},
+    )
+    realtime.tournament_changed(locked.pk)
     return round_
 
 
@@ -885,47 +907,136 @@ def start_round(*, tournament: Tournament, by: Any, seed: int | None = None) -> 
     with transaction.atomic():
         locked = _locked(tournament)
         _require_organiser(locked, by)
-        round_ = locked.round_set.filter(number=locked.current_round).first()
-        if round_ is None or round_.status != Round.Status.PAIRED:
-            raise TournamentError("no_paired_round")
-        tables, games = [], []
-        for p in round_.pairings.select_related("first__user", "second__user").order_by("table"):
-            players = [r for r in (p.first, p.second) if r is not None and r.is_active]
-            if not players:
-                p.delete()
-                continue
-            if len(players) == 1:
-                p.first, p.second = players[0], None
-                p.save(update_fields=["first", "second"])
-            else:
-                p.game = start_paired_game(
-                    first=p.first.user,
-                    second=p.second.user,  # type: ignore[union-attr]
-                    language=locked.language,
-                    inactivity_days=locked.days_per_move,
-                    dictionary_version=locked.dictionary_version,
-                    rated=locked.rated,
-                    seed=None
-                    if seed is None
-                    else random.Random(f"{seed}:{round_.number}:{p.table}").getrandbits(63),
-                )
-                p.save(update_fields=["game"])
-                games.append([p.table, p.game.pk])
-            assert p.first.number is not None
-            tables.append([p.table, p.first.number, p.second.number if p.second is not None else None])
-        round_.status = Round.Status.STARTED
-        round_.started_at = timezone.now()
-        round_.save(update_fields=["status", "started_at"])
-        _log(
-            locked,
-            Kind.ROUND_STARTED,
-            actor=by,
-            data={"round": round_.number, "tables": tables, "games": games},
-        )
-        _finish_if_done(locked, actor=by)
-        realtime.tournament_changed(locked.pk)
+        round_ = _start_current(locked, by, seed=seed)
     _refresh(tournament, locked)
     return round_
+
+
+def _start_current(locked: Tournament, by: Any, *, seed: int | None = None) -> Round:
+    """Start the current round of ``locked`` (its row locked; ``by`` None: the site).
+    With a time limit per round, the round's deadline is set and the task that closes
+    it is enqueued in this transaction (the task table is in the same database, so it
+    commits or rolls back with the round)."""
+    round_ = locked.round_set.filter(number=locked.current_round).first()
+    if round_ is None or round_.status != Round.Status.PAIRED:
+        raise TournamentError("no_paired_round")
+    tables, games = [], []
+    for p in round_.pairings.select_related("first__user", "second__user").order_by("table"):
+        players = [r for r in (p.first, p.second) if r is not None and r.is_active]
+        if not players:
+            p.delete()
+            continue
+        if len(players) == 1:
+            p.first, p.second = players[0], None
+            p.save(update_fields=["first", "second"])
+        else:
+            p.game = start_paired_game(
+                first=p.first.user,
+                second=p.second.user,  # type: ignore[union-attr]
+                language=locked.language,
+                inactivity_days=locked.days_per_move,
+                dictionary_version=locked.dictionary_version,
+                rated=locked.rated,
+                seed=None
+                if seed is None
+                else random.Random(f"{seed}:{round_.number}:{p.table}").getrandbits(63),
+            )
+            p.save(update_fields=["game"])
+            games.append([p.table, p.game.pk])
+        assert p.first.number is not None
+        tables.append([p.table, p.first.number, p.second.number if p.second is not None else None])
+    round_.status = Round.Status.STARTED
+    round_.started_at = timezone.now()
+    if locked.round_hours:
+        round_.deadline = round_.started_at + timedelta(hours=locked.round_hours)
+    round_.save(update_fields=["status", "started_at", "deadline"])
+    data: dict[str, Any] = {"round": round_.number, "tables": tables, "games": games}
+    if round_.deadline is not None:
+        data["deadline"] = round_.deadline.isoformat()
+        from tournaments.tasks import close_round_task  # tasks import services
+
+        enqueue(close_round_task, locked.pk, round_.number, at=round_.deadline)
+    _log(locked, Kind.ROUND_STARTED, actor=by, data=data)
+    _finish_if_done(locked, actor=by)
+    realtime.tournament_changed(locked.pk)
+    return round_
+
+
+# ----- rounds that run themselves ------------------------------------------------------
+
+
+def _run_next_round(tournament: Tournament) -> bool:
+    """For a tournament that runs its own rounds (row locked): when every table of the
+    current round has a result, pair and start the next one, as the site. Called by
+    every finished game and by the round's time limit; the row lock makes the second of
+    two games ending at the same moment find the next round already made."""
+    if not tournament.auto_rounds or tournament.status != Tournament.Status.RUNNING:
+        return False
+    if tournament.current_round >= tournament.rounds:
+        return False
+    current = tournament.round_set.filter(number=tournament.current_round).first()
+    if current is None or current.status != Round.Status.STARTED:
+        return False
+    if not all(o.is_done() for o in outcomes(tournament, round_number=current.number)):
+        return False
+    _pair_next(tournament, None)
+    _start_current(tournament, None)
+    return True
+
+
+def close_round(*, tournament_id: int, round_number: int, now: datetime | None = None) -> int:
+    """The round's time is up: every table still without a result is adjudicated by the
+    tournament's rule (the scores as they stand, or a forfeit by both), logged as the
+    site's result override, and a tournament that runs its own rounds goes on. Does
+    nothing when the round is no longer the current one or its time is not up (a task
+    run twice or early). Returns how many tables were adjudicated."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament_id)
+        round_ = locked.round_set.filter(number=round_number).first()
+        if (
+            round_ is None
+            or locked.status != Tournament.Status.RUNNING
+            or round_.status != Round.Status.STARTED
+            or round_.deadline is None
+            or round_.deadline > now
+        ):
+            return 0
+        pending = {o.table for o in outcomes(locked, round_number=round_number) if not o.is_done()}
+        rows = (
+            round_.pairings.filter(table__in=pending).select_related("game").prefetch_related("game__seats")
+        )
+        for row in rows:
+            if locked.adjudication == Tournament.Adjudication.AS_THEY_STAND and row.game is not None:
+                scores = [s.score for s in row.game.seat_list()]
+                row.override, row.first_score, row.second_score, row.absent = (
+                    "scores",
+                    scores[0],
+                    scores[1],
+                    "",
+                )
+            else:
+                row.override, row.first_score, row.second_score, row.absent = "forfeit", None, None, "both"
+            row.save(update_fields=["override", "first_score", "second_score", "absent"])
+            _log(
+                locked,
+                Kind.RESULT_OVERRIDDEN,
+                actor=None,
+                data={
+                    "round": round_number,
+                    "table": row.table,
+                    "override": row.override,
+                    "first_score": row.first_score,
+                    "second_score": row.second_score,
+                    "absent": row.absent,
+                    "adjudicated": True,
+                },
+                reason="adjudicated when the round's time was up",
+            )
+        if not _finish_if_done(locked, actor=None):
+            _run_next_round(locked)
+        realtime.tournament_changed(locked.pk)
+    return len(pending)
 
 
 # ----- results -------------------------------------------------------------------------
@@ -1024,7 +1135,8 @@ def on_game_committed(transition: Transition) -> None:
         return
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=row.round.tournament_id)
-        _finish_if_done(locked, actor=None)
+        if not _finish_if_done(locked, actor=None):
+            _run_next_round(locked)
         realtime.tournament_changed(locked.pk)
 
 
