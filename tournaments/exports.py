@@ -362,19 +362,20 @@ def event_preflight(divisions: list[tuple[str, ExportData]]) -> Preflight:
 
 
 def write_event_tsh(name: str, divisions: list[tuple[str, ExportData]], out: IO[bytes]) -> None:
-    """An event's TSH folder as a zip: ``config.tsh`` naming every division and one
-    ``.t`` file per division."""
+    """An event's bundle as a zip: at the top TSH's folder (``config.tsh`` naming every
+    division and one ``.t`` file per division), and in ``<division>/`` each division's
+    own bundle (every format, its pre-flight warnings)."""
     with zipfile.ZipFile(out, "w") as archive:
         _add(archive, "config.tsh", event_tsh_config(name, divisions))
         for code, data in divisions:
             _add(archive, f"{code}.t", text_of(write_tsh, data))
+        for code, data in divisions:
+            _bundle_into(archive, data, prefix=f"{code}/")
 
 
 def collect_event(event: Any) -> list[tuple[str, ExportData]]:
     """Each division of ``event`` (a ``Tournament``) read for the files, by its code."""
-    return [
-        (d.division_code, collect(d, with_games=False)) for d in event.divisions.order_by("division_code")
-    ]
+    return [(d.division_code, collect(d)) for d in event.divisions.order_by("division_code")]
 
 
 def json_document(data: ExportData) -> dict[str, Any]:
@@ -492,16 +493,20 @@ def text_of(writer: Callable[[ExportData, IO[str]], None], data: ExportData) -> 
 def write_bundle(data: ExportData, out: IO[bytes]) -> None:
     """Everything an organiser hands over, in one zip: the files of every other format,
     a ``config.tsh`` to open ``a.t`` in TSH, and the pre-flight warnings."""
-    report = preflight(data)
     with zipfile.ZipFile(out, "w") as archive:
-        _add(archive, "standings.csv", text_of(write_standings_csv, data))
-        _add(archive, "results.csv", text_of(write_results_csv, data))
-        _add(archive, "tournament.json", text_of(write_json, data))
-        _add(archive, "a.t", text_of(write_tsh, data))
-        _add(archive, "config.tsh", tsh_config(data))
-        for game in sorted(data.games, key=lambda g: (g.round, g.table)):
-            _add(archive, "games/" + gcg_name(game), export_gcg(game.record))
-        _add(archive, "warnings.txt", "".join(f"{w}\n" for w in report.warnings))
+        _bundle_into(archive, data)
+
+
+def _bundle_into(archive: zipfile.ZipFile, data: ExportData, prefix: str = "") -> None:
+    report = preflight(data)
+    _add(archive, prefix + "standings.csv", text_of(write_standings_csv, data))
+    _add(archive, prefix + "results.csv", text_of(write_results_csv, data))
+    _add(archive, prefix + "tournament.json", text_of(write_json, data))
+    _add(archive, prefix + "a.t", text_of(write_tsh, data))
+    _add(archive, prefix + "config.tsh", tsh_config(data))
+    for game in sorted(data.games, key=lambda g: (g.round, g.table)):
+        _add(archive, prefix + "games/" + gcg_name(game), export_gcg(game.record))
+    _add(archive, prefix + "warnings.txt", "".join(f"{w}\n" for w in report.warnings))
 
 
 @dataclass(frozen=True)

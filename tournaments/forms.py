@@ -74,9 +74,24 @@ class TournamentForm(forms.Form):
             "Swiss only: a player who has clinched first place plays the best player who can no longer win a prize."
         ),
     )
+    prize_bands = forms.CharField(
+        label=_("Prizes by rating band"),
+        required=False,
+        max_length=100,
+        help_text=_(
+            "Rating caps separated by commas (1600, 1300): a prize for the best player rated below each."
+        ),
+    )
     prize_places = forms.IntegerField(
         label=_("Prize places"), min_value=1, max_value=50, initial=1, required=False
     )
+
+    def clean_prize_bands(self) -> list[int]:
+        text = self.cleaned_data.get("prize_bands") or ""
+        caps = [part.strip() for part in text.split(",") if part.strip()]
+        if not all(c.isdigit() and 0 < int(c) <= 4000 for c in caps):
+            raise forms.ValidationError(_("Write rating caps as whole numbers separated by commas."))
+        return [int(c) for c in caps]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -87,6 +87,8 @@ class Tournament(models.Model):
     king_of_the_hill = models.BooleanField(_("King of the Hill in the last round"), default=False)
     gibsonize = models.BooleanField(_("Gibsonisation"), default=False)
     prize_places = models.PositiveSmallIntegerField(_("prize places"), default=1)
+    # Prizes by rating band: the caps (a prize for the best player rated below each).
+    prize_bands = models.JSONField(_("rating-band prizes"), default=list, blank=True)
     # Rounds that run themselves: the next round paired and started as soon as every
     # table of the current one has a result; and/or a time limit per round, when
     # unfinished games are adjudicated by ``adjudication``.

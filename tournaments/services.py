@@ -114,6 +114,7 @@ def create_tournament(
     auto_rounds: bool = False,
     round_hours: int | None = None,
     adjudication: str = "standing",
+    prize_bands: Sequence[int] = (),
 ) -> Tournament:
     """A new tournament in registration, organised by ``organiser`` (who needs the
     organisers' permission to add tournaments). ``dictionary_version`` None: the version
@@ -162,6 +163,7 @@ def create_tournament(
             auto_rounds=auto_rounds,
             round_hours=round_hours,
             adjudication=adjudication,
+            prize_bands=sorted({int(c) for c in prize_bands}, reverse=True),
             created_by=organiser,
         )
         _log(tournament, Kind.CREATED, actor=organiser, data=settings_data(tournament))
@@ -188,6 +190,7 @@ def settings_data(tournament: Tournament) -> dict[str, Any]:
         "auto_rounds": tournament.auto_rounds,
         "round_hours": tournament.round_hours,
         "adjudication": tournament.adjudication,
+        "prize_bands": tournament.prize_bands,
     }
 
 

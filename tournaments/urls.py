@@ -12,6 +12,7 @@ urlpatterns = [
     path("memberships/", views.memberships, name="memberships"),
     path("<int:tournament_id>/", views.detail, name="detail"),
     path("<int:tournament_id>/register/", views.register, name="register"),
+    path("<int:tournament_id>/results/", views.results_summary, name="summary"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="withdraw"),
     path("<int:tournament_id>/check-in/", views.check_in, name="check-in"),
     path(

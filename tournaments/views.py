@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from tournaments import exports, rendering, services
+from tournaments import exports, rendering, services, summary
 from tournaments.forms import (
     DivisionForm,
     MembershipForm,
@@ -108,6 +108,13 @@ def detail(request: AuthedRequest, tournament_id: int) -> HttpResponse:
     if context["is_organiser"]:
         context.update(organiser_extras(tournament))
     return render(request, "tournaments/detail.html", context)
+
+
+@require_GET
+def results_summary(request: AuthedRequest, tournament_id: int) -> HttpResponse:
+    """The one-page results summary (standings, prizes, high game and play), to print."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    return render(request, "tournaments/summary.html", summary.summary(tournament))
 
 
 @require_POST

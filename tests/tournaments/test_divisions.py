@@ -71,8 +71,14 @@ def test_two_divisions_give_two_t_files_and_a_config_tsh_that_tsh_reads(olga: An
     response = client.get(reverse("tournaments:export-event", args=[event.pk]))
     assert response.status_code == 200
     archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
-    assert sorted(archive.namelist()) == ["a.t", "b.t", "config.tsh"]
-    files = {name: archive.read(name).decode("utf-8") for name in archive.namelist()}
+    top = sorted(n for n in archive.namelist() if "/" not in n)
+    assert top == ["a.t", "b.t", "config.tsh"]
+    # Each division's own bundle beside TSH's folder.
+    for code in ("a", "b"):
+        assert {f"{code}/standings.csv", f"{code}/results.csv", f"{code}/warnings.txt"} <= set(
+            archive.namelist()
+        )
+    files = {name: archive.read(name).decode("utf-8") for name in top}
     assert config_problems(files["config.tsh"], files) == []
     assert "division a a.t" in files["config.tsh"]
     assert "division b b.t" in files["config.tsh"]
