@@ -277,6 +277,29 @@ def fragments_for(tournament_id: int, viewer: Any) -> str:
     return render_partials(tournament_context(load(tournament_id), viewer, oob=True))
 
 
+def screen_panel(tournament: Tournament, *, oob: bool = False) -> dict[str, Any]:
+    """One division's slide on the screen for the room: its standings and its current
+    round's tables (the same rows the page shows)."""
+    registrations = list(tournament.registrations.select_related("user"))
+    rounds = _rounds(tournament)
+    return {
+        "division": tournament,
+        "standings": _standing_rows(tournament, registrations),
+        "current": rounds[0] if rounds else None,
+        "oob": oob,
+    }
+
+
+def screen_divisions(tournament: Tournament) -> list[Tournament]:
+    """What the screen cycles through: an event's divisions, else the tournament."""
+    return list(tournament.divisions.order_by("division_code")) or [tournament]
+
+
+def screen_fragment(tournament_id: int) -> str:
+    """The pushed slide of one division (the screen's socket, one per division)."""
+    return render_to_string("tournaments/_screen_panel.html", screen_panel(load(tournament_id), oob=True))
+
+
 def tournament_list(viewer: Any) -> dict[str, list[Tournament]]:
     """The tournaments page: open for registration, in progress, finished."""
     all_ = list(Tournament.objects.select_related("created_by").order_by("-starts_at", "-pk")[:200])

@@ -13,6 +13,8 @@ urlpatterns = [
     path("<int:tournament_id>/", views.detail, name="detail"),
     path("<int:tournament_id>/register/", views.register, name="register"),
     path("<int:tournament_id>/results/", views.results_summary, name="summary"),
+    path("<int:tournament_id>/screen/", views.screen, name="screen"),
+    path("<int:tournament_id>/print/<str:sheet>/", views.print_sheet, name="print"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="withdraw"),
     path("<int:tournament_id>/check-in/", views.check_in, name="check-in"),
     path(

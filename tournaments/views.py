@@ -117,6 +117,27 @@ def results_summary(request: AuthedRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/summary.html", summary.summary(tournament))
 
 
+@require_GET
+def screen(request: AuthedRequest, tournament_id: int) -> HttpResponse:
+    """The screen for the room: full-screen standings and pairings, live, cycling
+    through the divisions; no controls."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    panels = [rendering.screen_panel(d) for d in rendering.screen_divisions(tournament)]
+    return render(request, "tournaments/screen.html", {"tournament": tournament, "panels": panels})
+
+
+@require_GET
+def print_sheet(request: AuthedRequest, tournament_id: int, sheet: str) -> HttpResponse:
+    """A printable sheet of the current pairings or of the standings, per division."""
+    if sheet not in ("pairings", "standings"):
+        return HttpResponse(status=404)
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    panels = [rendering.screen_panel(d) for d in rendering.screen_divisions(tournament)]
+    return render(
+        request, "tournaments/sheet.html", {"tournament": tournament, "panels": panels, "sheet": sheet}
+    )
+
+
 @require_POST
 @login_required
 def register(request: AuthedRequest, tournament_id: int) -> HttpResponse:
