@@ -198,7 +198,10 @@ def registration_open(tournament: Tournament, now: datetime | None = None) -> bo
     """Players may register themselves until the tournament starts (its start time, or
     the organiser pairing the first round, whichever comes first)."""
     now = now or timezone.now()
-    return tournament.status == Tournament.Status.REGISTRATION and now < tournament.starts_at
+    if tournament.status != Tournament.Status.REGISTRATION or now >= tournament.starts_at:
+        return False
+    # An event with divisions is open while all of its divisions are.
+    return not tournament.divisions.exclude(status=Tournament.Status.REGISTRATION).exists()
 
 
 #: What a late entrant gets for each round already paired (TSH's convention).
@@ -221,6 +224,8 @@ def register_player(
         # An event with divisions: the player goes to the division for their rating.
         if Registration.objects.filter(tournament__event=tournament, user=user).exists():
             raise TournamentError("already_registered")
+        if by.pk == user.pk and not registration_open(tournament):
+            raise TournamentError("registration_closed")
         tournament = division_for(tournament, user)
     elif (
         tournament.event_id is not None

@@ -144,3 +144,17 @@ def test_the_event_page_lists_its_divisions(olga: Any, client: Any) -> None:
     assert "Open" in page
     division_page = client.get(reverse("tournaments:detail", args=[upper.pk])).content.decode()
     assert "Club weekend" in division_page
+
+
+@pytest.mark.django_db
+def test_the_event_closes_registration_once_a_division_has_started(olga: Any) -> None:
+    event, upper, lower = event_with_two_divisions(olga)
+    register_rated(event, {"ana": 1800, "ben": 1700, "cleo": 1200, "dan": 1100})
+    assert services.registration_open(event)
+    run_round(upper, olga)
+    assert not services.registration_open(event)
+    eve = make_players("eve")[0]
+    with pytest.raises(TournamentError) as refused:
+        services.register_player(tournament=event, user=eve, by=eve)
+    assert refused.value.code == "registration_closed"
+    assert lower.status == Tournament.Status.REGISTRATION
