@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.urls import reverse
 
+from tests.factories import make_user
 from tests.tournaments.helpers import finish_round, make_players, make_tournament, run_round
 from tournaments import rendering, services
 from tournaments.models import TournamentEvent
@@ -52,3 +54,13 @@ def test_a_swiss_that_must_repeat_says_so_in_the_log(olga: Any) -> None:
     text = rendering.event_text(paired[1], {1: "ana", 2: "ben"})
     assert "rematch" in text
     assert "ana–ben" in text or "ben–ana" in text
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_the_new_settings_without_letting_anyone_edit_them(olga: Any, client: Any) -> None:
+    tournament = make_tournament(olga, system="swiss", king_of_the_hill=True, auto_rounds=True)
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    page = client.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk])).content.decode()
+    for field in ("king_of_the_hill", "gibsonize", "auto_rounds", "round_hours", "checkin_opens_at", "event"):
+        assert f'name="{field}"' not in page
+    assert "King of the Hill in the last round" in page
