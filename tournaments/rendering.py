@@ -212,7 +212,8 @@ def player_notices(
     if current is None or mine.number is None:
         return notices
     for t in current["tables"]:
-        if mine.number not in (t["first_number"], t["second_number"]):
+        # Told until the table has its result.
+        if mine.number not in (t["first_number"], t["second_number"]) or (t["done"] and t["second_number"]):
             continue
         if t["second_number"] is None:
             notices.append(

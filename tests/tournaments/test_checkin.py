@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.tournaments.helpers import make_players, make_tournament, run_round
+from tests.tournaments.helpers import finish_round, make_players, make_tournament, run_round
 from tournaments import services
 from tournaments.models import Pairing, Registration, Tournament, TournamentEvent
 from tournaments.services import TournamentError
@@ -116,3 +116,17 @@ def test_check_in_button_checks_the_player_in(olga: Any, client: Any) -> None:
     assert response.status_code == 200
     assert tournament.registrations.get(user=ana).checked_in_at is not None
     assert tournament.events.filter(kind=TournamentEvent.Kind.CHECKED_IN).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_pairing_notice_shows_until_the_table_has_its_result(olga: Any, client: Any) -> None:
+    ana, ben = make_players("ana", "ben")
+    tournament = make_tournament(olga, [ana, ben], system="swiss", rounds=2, auto_rounds=True)
+    tables = run_round(tournament, olga)
+    client.force_login(ana)
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    assert "Round 1 is paired: you play ben" in client.get(url).content.decode()
+    finish_round(tables)
+    page = client.get(url).content.decode()
+    assert "Round 1 is paired" not in page
+    assert "Next round by itself" in page
