@@ -114,7 +114,8 @@ def detail(request: AuthedRequest, tournament_id: int) -> HttpResponse:
 def results_summary(request: AuthedRequest, tournament_id: int) -> HttpResponse:
     """The one-page results summary (standings, prizes, high game and play), to print."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    return render(request, "tournaments/summary.html", summary.summary(tournament))
+    sections = [summary.summary(d) for d in rendering.screen_divisions(tournament)]
+    return render(request, "tournaments/summary.html", {"tournament": tournament, "sections": sections})
 
 
 @require_GET

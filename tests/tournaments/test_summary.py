@@ -47,3 +47,14 @@ def test_the_results_page_shows_standings_prizes_and_the_highs(olga: Any, client
     assert "Best rated below 1500" in page
     assert f"{best}" in page
     assert data["high_play"].words in page
+
+
+@pytest.mark.django_db
+def test_an_events_results_page_has_a_section_per_division(olga: Any, client: Any) -> None:
+    event = make_tournament(olga, name="Club weekend", system="swiss", rounds=1)
+    services.add_division(event=event, by=olga, name="Premier", rating_min=1500)
+    services.add_division(event=event, by=olga, name="Open", rating_max=1499)
+    page = client.get(reverse("tournaments:summary", args=[event.pk])).content.decode()
+    assert page.count('class="summary-division"') == 2
+    assert "A · Premier" in page
+    assert "B · Open" in page
