@@ -121,10 +121,13 @@ def results_summary(request: AuthedRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def screen(request: AuthedRequest, tournament_id: int) -> HttpResponse:
     """The screen for the room: full-screen standings and pairings, live, cycling
-    through the divisions; no controls."""
+    through the divisions (every 20 seconds, or ``?every=N``); no controls."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     panels = [rendering.screen_panel(d) for d in rendering.screen_divisions(tournament)]
-    return render(request, "tournaments/screen.html", {"tournament": tournament, "panels": panels})
+    every = request.GET.get("every", "")
+    seconds = min(max(int(every), 1), 600) if every.isdigit() else 20
+    context = {"tournament": tournament, "panels": panels, "seconds": seconds}
+    return render(request, "tournaments/screen.html", context)
 
 
 @require_GET

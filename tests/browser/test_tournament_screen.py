@@ -60,3 +60,38 @@ def test_the_projector_page_updates_live(open_page: Any) -> None:
     )
     assert size >= 24
     shot(screen, "tournament-screen")
+
+
+def set_up_event() -> tuple[Any, Tournament, list[Tournament]]:
+    olga = make_user("olga")
+    olga.groups.add(services.ensure_organisers_group())
+    olga = type(olga).objects.get(pk=olga.pk)
+    event = services.create_tournament(
+        organiser=olga,
+        name="Club weekend",
+        language="en",
+        system="swiss",
+        rounds=1,
+        days_per_move=3,
+        starts_at=timezone.now() + timedelta(days=1),
+    )
+    divisions = [
+        services.add_division(event=event, by=olga, name="Premier", rating_min=1500),
+        services.add_division(event=event, by=olga, name="Open", rating_max=1499),
+    ]
+    return olga, event, divisions
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_projector_cycles_through_the_divisions(open_page: Any) -> None:
+    olga, event, (upper, lower) = in_thread(set_up_event)
+    screen = open_page(olga, f"/tournaments/{event.pk}/screen/?every=1")
+    first = screen.locator("[data-slide]").nth(0)
+    second = screen.locator("[data-slide]").nth(1)
+    expect(first).to_contain_text("A · Premier")
+    expect(second).to_contain_text("B · Open")
+    expect(first).to_be_visible()
+    expect(second).to_be_hidden()
+    expect(second).to_be_visible(timeout=5_000)
+    expect(first).to_be_hidden()
+    expect(first).to_be_visible(timeout=5_000)
