@@ -84,7 +84,7 @@ def set_up_event() -> tuple[Any, Tournament, list[Tournament]]:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_projector_cycles_through_the_divisions(open_page: Any) -> None:
-    olga, event, (upper, lower) = in_thread(set_up_event)
+    olga, event, _divisions = in_thread(set_up_event)
     screen = open_page(olga, f"/tournaments/{event.pk}/screen/?every=1")
     first = screen.locator("[data-slide]").nth(0)
     second = screen.locator("[data-slide]").nth(1)
