@@ -247,6 +247,10 @@ def tournament_context(
         "registration_open": services.registration_open(tournament),
         "checkin_open": services.checkin_open(tournament),
         "divisions": list(tournament.divisions.order_by("division_code")),
+        # On an event's page: the division where the viewer plays.
+        "my_division": Tournament.objects.filter(event=tournament, registrations__user_id=viewer.pk).first()
+        if getattr(viewer, "is_authenticated", False)
+        else None,
         "event": tournament.event,
         "siblings": list(
             Tournament.objects.filter(event_id=tournament.event_id)

@@ -144,6 +144,14 @@ def test_the_event_page_lists_its_divisions(olga: Any, client: Any) -> None:
     assert "Open" in page
     division_page = client.get(reverse("tournaments:detail", args=[upper.pk])).content.decode()
     assert "Club weekend" in division_page
+    # A player registered for the event is sent to their division's page.
+    ana = make_players("ana")[0]
+    services.set_membership(user=ana, body="naspa", number="N1", rating=1800)
+    services.register_player(tournament=event, user=ana, by=ana)
+    client.force_login(ana)
+    page = client.get(reverse("tournaments:detail", args=[event.pk])).content.decode()
+    assert "You play in division A · Premier." in page
+    assert reverse("tournaments:detail", args=[upper.pk]) in page
 
 
 @pytest.mark.django_db
