@@ -17,6 +17,14 @@ from tournaments.models import Pairing, RatingBody, Tournament
 REASON_MAX = 300
 
 
+def rating_caps(text: str) -> list[int]:
+    """ "1600, 1300" as [1600, 1300]; anything else is a form error."""
+    caps = [part.strip() for part in text.split(",") if part.strip()]
+    if not all(c.isdigit() and 0 < int(c) <= 4000 for c in caps):
+        raise forms.ValidationError(_("Write rating caps as whole numbers separated by commas."))
+    return [int(c) for c in caps]
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     language = forms.ChoiceField(label=_("Game language"))
@@ -87,11 +95,7 @@ class TournamentForm(forms.Form):
     )
 
     def clean_prize_bands(self) -> list[int]:
-        text = self.cleaned_data.get("prize_bands") or ""
-        caps = [part.strip() for part in text.split(",") if part.strip()]
-        if not all(c.isdigit() and 0 < int(c) <= 4000 for c in caps):
-            raise forms.ValidationError(_("Write rating caps as whole numbers separated by commas."))
-        return [int(c) for c in caps]
+        return rating_caps(self.cleaned_data.get("prize_bands") or "")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -141,6 +145,14 @@ class MoveForm(forms.Form):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
+
+
+class PrizeBandsForm(forms.Form):
+    prize_bands = forms.CharField(label=_("Prizes by rating band"), required=False, max_length=100)
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
+
+    def clean_prize_bands(self) -> list[int]:
+        return rating_caps(self.cleaned_data.get("prize_bands") or "")
 
 
 class RealNameForm(forms.Form):

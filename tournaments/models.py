@@ -327,6 +327,7 @@ class TournamentEvent(models.Model):
         REINSTATED = "reinstated", _("Player reinstated")
         RATING_SET = "rating_set", _("Member number and rating set")
         NAME_SET = "name_set", _("Real name set")
+        PRIZES_SET = "prizes_set", _("Prizes by rating band set")
         STARTED = "started", _("Tournament started")
         ROUND_PAIRED = "round_paired", _("Round paired")
         PAIRING_OVERRIDDEN = "pairing_overridden", _("Pairing changed")

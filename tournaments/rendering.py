@@ -56,6 +56,9 @@ def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
         return gettext("Created the tournament.")
     if kind == TournamentEvent.Kind.REGISTERED:
         return gettext("%(name)s entered.") % {"name": d.get("name", "")}
+    if kind == TournamentEvent.Kind.PRIZES_SET:
+        caps = ", ".join(str(c) for c in d.get("prize_bands") or []) or "–"
+        return gettext("Prizes by rating band: below %(caps)s.") % {"caps": caps}
     if kind == TournamentEvent.Kind.NAME_SET:
         return gettext("Real name set: %(name)s.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.CHECKED_IN:

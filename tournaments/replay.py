@@ -16,6 +16,7 @@ Event data (written by ``tournaments.services``), by kind:
   ([round, table] of each round already paired) and, in a round robin, ``schedule``
   (the rounds still to play, regenerated: [[round, [[first, second or None], ...]]]);
 - ``checked_in``: ``registration``, ``name``;
+- ``prizes_set``: ``prize_bands`` (the rating caps of the prizes by band);
 - ``name_set``: ``registration``, ``name`` (as the files show it now), ``real_name``
   (the organiser's "Last, First", "" for the player's own);
 - ``withdrawn``: ``registration``, ``name``, ``not_checked_in`` (True when the site
@@ -145,6 +146,8 @@ def replay(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Snapshot:
                 )
             if "schedule" in data:
                 snap.schedule = data["schedule"]
+        elif kind == "prizes_set":
+            snap.settings["prize_bands"] = list(data["prize_bands"])
         elif kind == "name_set":
             snap.players[data["registration"]].name = data["name"]
         elif kind == "checked_in":

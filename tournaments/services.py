@@ -591,6 +591,21 @@ def move_to_division(*, registration: Registration, division: Tournament, by: An
         realtime.tournament_changed(target.pk)
 
 
+def set_prize_bands(*, tournament: Tournament, by: Any, caps: Sequence[int], reason: str = "") -> None:
+    """The organiser sets the rating caps of the prizes by band (empty: none), at any
+    time: the results summary reads them."""
+    if any(c <= 0 for c in caps):
+        raise TournamentError("bad_prize_bands")
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        locked.prize_bands = sorted(set(caps), reverse=True)
+        locked.save(update_fields=["prize_bands", "updated_at"])
+        _log(locked, Kind.PRIZES_SET, actor=by, data={"prize_bands": locked.prize_bands}, reason=reason)
+        realtime.tournament_changed(locked.pk)
+    _refresh(tournament, locked)
+
+
 def clean_real_name(value: str) -> str:
     """A real name as rating bodies list players: "Last, First" (both parts, one comma),
     spaces tidied; "" stays "" (back to the player's own)."""

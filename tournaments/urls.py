@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:tournament_id>/", views.detail, name="detail"),
     path("<int:tournament_id>/register/", views.register, name="register"),
     path("<int:tournament_id>/results/", views.results_summary, name="summary"),
+    path("<int:tournament_id>/prizes/", views.prize_bands, name="prize-bands"),
     path("<int:tournament_id>/screen/", views.screen, name="screen"),
     path("<int:tournament_id>/print/<str:sheet>/", views.print_sheet, name="print"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="withdraw"),

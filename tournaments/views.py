@@ -28,6 +28,7 @@ from tournaments.forms import (
     MoveForm,
     PairingOverrideForm,
     PlayerForm,
+    PrizeBandsForm,
     RatingForm,
     RealNameForm,
     ReasonForm,
@@ -443,6 +444,26 @@ def player_name(request: AuthedRequest, tournament: Tournament, registration_id:
             registration=registration,
             by=request.user,
             real_name=form.cleaned_data["real_name"],
+            reason=form.cleaned_data["reason"],
+        ),
+        gettext("Saved."),
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def prize_bands(request: AuthedRequest, tournament: Tournament) -> HttpResponse:
+    form = PrizeBandsForm(request.POST)
+    if not form.is_valid():
+        return invalid(request, tournament, form)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.set_prize_bands(
+            tournament=tournament,
+            by=request.user,
+            caps=form.cleaned_data["prize_bands"],
             reason=form.cleaned_data["reason"],
         ),
         gettext("Saved."),

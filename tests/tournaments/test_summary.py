@@ -58,3 +58,19 @@ def test_an_events_results_page_has_a_section_per_division(olga: Any, client: An
     assert page.count('class="summary-division"') == 2
     assert "A · Premier" in page
     assert "B · Open" in page
+
+
+@pytest.mark.django_db
+def test_the_organiser_sets_the_prize_bands_later_and_the_log_keeps_them(olga: Any, client: Any) -> None:
+    tournament = make_tournament(olga, make_players("ana", "ben"), rounds=1)
+    client.force_login(olga)
+    url = reverse("tournaments:prize-bands", args=[tournament.pk])
+    client.post(url, {"prize_bands": "1300, 1600", "reason": "sponsor"}, headers={"HX-Request": "true"})
+    tournament.refresh_from_db()
+    assert tournament.prize_bands == [1600, 1300]
+    assert services.rebuild(tournament).settings["prize_bands"] == [1600, 1300]
+    client.post(url, {"prize_bands": "abc"}, headers={"HX-Request": "true"})
+    tournament.refresh_from_db()
+    assert tournament.prize_bands == [1600, 1300]
+    client.force_login(make_players("ana")[0])
+    assert client.post(url, {"prize_bands": "1000"}).status_code == 403
