@@ -29,9 +29,12 @@ Event data (written by ``tournaments.services``), by kind:
 - ``pairing_overridden``: ``round``, ``table``, ``first``, ``second`` and the round's
   ``tables`` after the change;
 - ``round_started``: ``round``, ``tables`` as started (a player withdrawn since the
-  pairing leaves a bye) and ``games`` ([table, game id] pairs);
+  pairing leaves a bye), ``games`` ([table, game id] pairs) and, with a time limit per
+  round, its ``deadline``; the site (no actor) pairs and starts rounds that run
+  themselves with the same events;
 - ``result_overridden``: ``round``, ``table``, ``override`` ("", "scores", "forfeit"),
-  ``first_score``, ``second_score``, ``absent``;
+  ``first_score``, ``second_score``, ``absent``, and ``adjudicated`` when the site
+  scored an unfinished game at the round's time limit;
 - ``finished``: nothing;
 - ``division_added`` (on an event): ``division`` (its tournament id), ``code``, ``name``,
   ``rating_min``, ``rating_max``; a division's own ``created`` adds ``event`` and
