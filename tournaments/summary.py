@@ -98,7 +98,9 @@ def summary(tournament: Tournament) -> dict[str, Any]:
     play = None
     if move is not None:
         owner = next((r for r in registrations if r.user_id == move.user_id), None)
-        play = HighPlay(owner.name if owner else "", move.words_text, move.score, rounds[move.game_id])
+        play = HighPlay(
+            owner.name if owner else "", move.words_text.strip(), move.score, rounds[move.game_id]
+        )
     return {
         "tournament": tournament,
         "standings": [
