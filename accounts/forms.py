@@ -60,10 +60,23 @@ class PreferencesForm(forms.ModelForm[User]):
 
     class Meta:
         model = User
-        fields = ("display_name", "game_language", "interface_language", "chat_enabled")
+        fields = (
+            "display_name",
+            "first_name",
+            "last_name",
+            "game_language",
+            "interface_language",
+            "chat_enabled",
+        )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # The real name rating bodies need ("Last, First" in tournament files).
+        self.fields["first_name"].label = _("Given name")
+        self.fields["first_name"].help_text = _(
+            "Your real name, for tournament results sent to rating bodies."
+        )
+        self.fields["last_name"].label = _("Family name")
         nothing: list[tuple[str, Any]] = [("", _("No preference"))]
         self.fields["game_language"] = forms.ChoiceField(
             label=_("Preferred game language"),

@@ -59,7 +59,16 @@ def export_action(fmt: exports.ExportFormat) -> Callable[..., HttpResponseBase |
 class RegistrationInline(admin.TabularInline[Registration, Tournament]):
     model = Registration
     extra = 0
-    fields = ("number", "user", "status", "member_number", "rating", "registered_at")
+    fields = (
+        "number",
+        "user",
+        "status",
+        "member_number",
+        "rating",
+        "real_name",
+        "checked_in_at",
+        "registered_at",
+    )
     readonly_fields = fields
     can_delete = False
 
@@ -102,6 +111,19 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         "created_by",
         "created_at",
         "updated_at",
+        "event",
+        "division_code",
+        "rating_min",
+        "rating_max",
+        "checkin_opens_at",
+        "king_of_the_hill",
+        "gibsonize",
+        "prize_places",
+        "prize_bands",
+        "auto_rounds",
+        "round_hours",
+        "adjudication",
+        "schedule",
     )
     actions = [export_action(f) for f in exports.FORMATS.values()]
 

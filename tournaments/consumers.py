@@ -31,3 +31,12 @@ class TournamentConsumer(ViewerConsumer):
     async def push(self) -> None:
         html = await self.render(rendering.fragments_for, self.tournament_id, self.scope.get("user"))
         await self.send(text_data=html)
+
+
+class ScreenConsumer(TournamentConsumer):
+    """``/ws/tournaments/<id>/screen/``: one division's slide on the screen for the
+    room (the same group; a different, viewer-free render)."""
+
+    async def push(self) -> None:
+        html = await self.render(rendering.screen_fragment, self.tournament_id)
+        await self.send(text_data=html)

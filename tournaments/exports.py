@@ -61,6 +61,8 @@ class ExportPlayer:
     member_number: str
     rating: int | None
     active: bool
+    # Whether ``name`` is a real "Last, First" (else the username stands in for it).
+    real_name: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +204,14 @@ def preflight(data: ExportData) -> Preflight:
                 gettext("Player %(number)s (%(name)s) has no member number.")
                 % {"number": p.number, "name": p.name}
             )
+    for p in data.players:
+        if not p.real_name:
+            report.warnings.append(
+                gettext(
+                    'Player %(number)s (%(name)s) has no real name ("Last, First"): the files show the username.'
+                )
+                % {"number": p.number, "name": p.name}
+            )
     return report
 
 
@@ -326,6 +336,48 @@ def tsh_config(data: ExportData) -> str:
     )
 
 
+def event_tsh_config(name: str, divisions: list[tuple[str, ExportData]]) -> str:
+    """The ``config.tsh`` of an event with divisions, as TSH's configuration manual
+    describes it (https://www.poslarchive.com/tsh/doc/config.html): the first word of
+    each line gives its kind; every division is declared (``division <name> <file>``,
+    names unique regardless of case, one file each) before any line about it; the
+    options every division shares are ``config <name> = <value>``."""
+    rounds = max((data.rounds for _code, data in divisions), default=0)
+    lines = [f"# {name}"]
+    for code, data in divisions:
+        lines.append(f"# {code.upper()}: {data.name}")
+        lines.append(f"division {code} {code}.t")
+    lines += [f"config max_rounds = {rounds}", "config track_firsts = 1", ""]
+    return "\n".join(lines)
+
+
+def event_preflight(divisions: list[tuple[str, ExportData]]) -> Preflight:
+    """Every division's pre-flight, each problem named by its division."""
+    report = Preflight()
+    for code, data in divisions:
+        own = preflight(data)
+        report.errors += [f"{code.upper()}: {e}" for e in own.errors]
+        report.warnings += [f"{code.upper()}: {w}" for w in own.warnings]
+    return report
+
+
+def write_event_tsh(name: str, divisions: list[tuple[str, ExportData]], out: IO[bytes]) -> None:
+    """An event's bundle as a zip: at the top TSH's folder (``config.tsh`` naming every
+    division and one ``.t`` file per division), and in ``<division>/`` each division's
+    own bundle (every format, its pre-flight warnings)."""
+    with zipfile.ZipFile(out, "w") as archive:
+        _add(archive, "config.tsh", event_tsh_config(name, divisions))
+        for code, data in divisions:
+            _add(archive, f"{code}.t", text_of(write_tsh, data))
+        for code, data in divisions:
+            _bundle_into(archive, data, prefix=f"{code}/")
+
+
+def collect_event(event: Any) -> list[tuple[str, ExportData]]:
+    """Each division of ``event`` (a ``Tournament``) read for the files, by its code."""
+    return [(d.division_code, collect(d)) for d in event.divisions.order_by("division_code")]
+
+
 def json_document(data: ExportData) -> dict[str, Any]:
     rounds: dict[int, list[dict[str, Any]]] = {}
     for o in sorted(data.outcomes, key=lambda o: (o.round, o.table)):
@@ -441,16 +493,20 @@ def text_of(writer: Callable[[ExportData, IO[str]], None], data: ExportData) -> 
 def write_bundle(data: ExportData, out: IO[bytes]) -> None:
     """Everything an organiser hands over, in one zip: the files of every other format,
     a ``config.tsh`` to open ``a.t`` in TSH, and the pre-flight warnings."""
-    report = preflight(data)
     with zipfile.ZipFile(out, "w") as archive:
-        _add(archive, "standings.csv", text_of(write_standings_csv, data))
-        _add(archive, "results.csv", text_of(write_results_csv, data))
-        _add(archive, "tournament.json", text_of(write_json, data))
-        _add(archive, "a.t", text_of(write_tsh, data))
-        _add(archive, "config.tsh", tsh_config(data))
-        for game in sorted(data.games, key=lambda g: (g.round, g.table)):
-            _add(archive, "games/" + gcg_name(game), export_gcg(game.record))
-        _add(archive, "warnings.txt", "".join(f"{w}\n" for w in report.warnings))
+        _bundle_into(archive, data)
+
+
+def _bundle_into(archive: zipfile.ZipFile, data: ExportData, prefix: str = "") -> None:
+    report = preflight(data)
+    _add(archive, prefix + "standings.csv", text_of(write_standings_csv, data))
+    _add(archive, prefix + "results.csv", text_of(write_results_csv, data))
+    _add(archive, prefix + "tournament.json", text_of(write_json, data))
+    _add(archive, prefix + "a.t", text_of(write_tsh, data))
+    _add(archive, prefix + "config.tsh", tsh_config(data))
+    for game in sorted(data.games, key=lambda g: (g.round, g.table)):
+        _add(archive, prefix + "games/" + gcg_name(game), export_gcg(game.record))
+    _add(archive, prefix + "warnings.txt", "".join(f"{w}\n" for w in report.warnings))
 
 
 @dataclass(frozen=True)
@@ -531,6 +587,7 @@ def collect(tournament: Any, *, with_games: bool = True) -> ExportData:
             member_number=info[r.pk].member_number,
             rating=info[r.pk].rating,
             active=r.is_active,
+            real_name=r.has_real_name,
         )
         for r in sorted(registrations, key=lambda r: r.number or 0)
     )

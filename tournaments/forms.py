@@ -17,6 +17,14 @@ from tournaments.models import Pairing, RatingBody, Tournament
 REASON_MAX = 300
 
 
+def rating_caps(text: str) -> list[int]:
+    """ "1600, 1300" as [1600, 1300]; anything else is a form error."""
+    caps = [part.strip() for part in text.split(",") if part.strip()]
+    if not all(c.isdigit() and 0 < int(c) <= 4000 for c in caps):
+        raise forms.ValidationError(_("Write rating caps as whole numbers separated by commas."))
+    return [int(c) for c in caps]
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     language = forms.ChoiceField(label=_("Game language"))
@@ -29,6 +37,30 @@ class TournamentForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
+    checkin_opens_at = forms.DateTimeField(
+        label=_("Check-in opens (UTC)"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+        help_text=_(
+            "Leave empty for no check-in. Players who have not checked in when the first round is paired are withdrawn."
+        ),
+    )
+    auto_rounds = forms.BooleanField(
+        label=_("Next round by itself"),
+        required=False,
+        help_text=_("Pair and start the next round as soon as every game of the round has finished."),
+    )
+    round_hours = forms.IntegerField(
+        label=_("Hours per round"),
+        min_value=1,
+        max_value=720,
+        required=False,
+        help_text=_("Leave empty for no time limit. When the time is up, unfinished games are adjudicated."),
+    )
+    adjudication = forms.ChoiceField(
+        label=_("Unfinished games at the time limit"), choices=Tournament.Adjudication.choices, required=False
+    )
     dictionary_version = forms.IntegerField(
         label=_("Dictionary version"),
         min_value=0,
@@ -38,6 +70,32 @@ class TournamentForm(forms.Form):
     rating_body = forms.ChoiceField(
         label=_("Rating body"), choices=[("", _("none")), *RatingBody.choices], required=False
     )
+    king_of_the_hill = forms.BooleanField(
+        label=_("King of the Hill in the last round"),
+        required=False,
+        help_text=_("Swiss only: first plays second, third plays fourth, repeats allowed."),
+    )
+    gibsonize = forms.BooleanField(
+        label=_("Gibsonisation"),
+        required=False,
+        help_text=_(
+            "Swiss only: a player who has clinched first place plays the best player who can no longer win a prize."
+        ),
+    )
+    prize_bands = forms.CharField(
+        label=_("Prizes by rating band"),
+        required=False,
+        max_length=100,
+        help_text=_(
+            "Rating caps separated by commas (1600, 1300): a prize for the best player rated below each."
+        ),
+    )
+    prize_places = forms.IntegerField(
+        label=_("Prize places"), min_value=1, max_value=50, initial=1, required=False
+    )
+
+    def clean_prize_bands(self) -> list[int]:
+        return rating_caps(self.cleaned_data.get("prize_bands") or "")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -54,6 +112,11 @@ class PlayerForm(forms.Form):
 
     username = forms.CharField(label=_("Username"), max_length=150)
     reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
+    missed = forms.ChoiceField(
+        label=_("Rounds already paired count as"),
+        choices=[("loss", _("losses")), ("bye", _("byes"))],
+        required=False,
+    )
 
     def clean_username(self) -> Any:
         name = self.cleaned_data["username"].strip()
@@ -63,7 +126,42 @@ class PlayerForm(forms.Form):
         return user
 
 
+class DivisionForm(forms.Form):
+    name = forms.CharField(label=_("Division name"), max_length=100)
+    rating_min = forms.IntegerField(label=_("Lowest rating"), min_value=0, max_value=4000, required=False)
+    rating_max = forms.IntegerField(label=_("Highest rating"), min_value=0, max_value=4000, required=False)
+
+
+class MoveForm(forms.Form):
+    division = forms.ModelChoiceField(label=_("Move to division"), queryset=Tournament.objects.none())
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
+
+    def __init__(self, *args: Any, event_id: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        division = self.fields["division"]
+        assert isinstance(division, forms.ModelChoiceField)
+        division.queryset = Tournament.objects.filter(event_id=event_id)
+
+
 class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
+
+
+class PrizeBandsForm(forms.Form):
+    prize_bands = forms.CharField(label=_("Prizes by rating band"), required=False, max_length=100)
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
+
+    def clean_prize_bands(self) -> list[int]:
+        return rating_caps(self.cleaned_data.get("prize_bands") or "")
+
+
+class RealNameForm(forms.Form):
+    real_name = forms.CharField(
+        label=_("Real name (Last, First)"),
+        max_length=150,
+        required=False,
+        help_text=_("Leave empty for the name the player gave in their settings."),
+    )
     reason = forms.CharField(label=_("Reason (optional)"), max_length=REASON_MAX, required=False)
 
 

@@ -45,6 +45,27 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "bad_dictionary_version": _(
         "The dictionary has not reached version %(version)s yet (it is at %(current)s)."
     ),
+    "options_need_swiss": _("King of the Hill and Gibsonisation are for Swiss tournaments."),
+    "bad_prize_places": _("The number of prize places must be at least 1."),
+    "bad_checkin": _("Check-in must open before the start time."),
+    "no_checkin": _("This tournament has no check-in."),
+    "checkin_closed": _("Check-in is not open."),
+    "already_checked_in": _("This player has already checked in."),
+    "bad_missed": _("Choose a bye or a loss for the rounds a late entrant missed."),
+    "late_entry_paired_round": _(
+        "The current round is paired but not started: start it, then enter the player."
+    ),
+    "division_of_division": _("A division cannot have divisions of its own."),
+    "event_has_players": _("Add the divisions before anyone registers: players then go to their division."),
+    "bad_band": _("The lowest rating must not be above the highest."),
+    "too_many_divisions": _("An event has at most 26 divisions."),
+    "not_same_event": _("Players move only between divisions of the same event."),
+    "same_division": _("The player is already in that division."),
+    "pair_each_division": _("This event has divisions: pair each division on its own page."),
+    "bad_real_name": _('Write the real name as "Last, First".'),
+    "bad_adjudication": _("Choose how unfinished games are scored when a round's time is up."),
+    "bad_round_hours": _("A round lasts at least one hour."),
+    "bad_prize_bands": _("Write rating caps as whole numbers separated by commas."),
     "preflight_failed": _("The files would be wrong: %(problems)s"),
 }
 

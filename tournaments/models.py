@@ -57,6 +57,10 @@ class Tournament(models.Model):
         DOUBLE_ROUND_ROBIN = pairing.DOUBLE_ROUND_ROBIN, _("Double round robin")
         SWISS = pairing.SWISS, _("Swiss")
 
+    class Adjudication(models.TextChoices):
+        AS_THEY_STAND = "standing", _("scored as they stand")
+        FORFEIT = "forfeit", _("forfeited by both players")
+
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Open for registration")
         RUNNING = "running", _("In progress")
@@ -71,19 +75,51 @@ class Tournament(models.Model):
     # game once games have a "rated" switch of their own.
     rated = models.BooleanField(_("rated on the site"), default=True)
     starts_at = models.DateTimeField(_("start time"))
+    # None: no check-in. Otherwise players check in from then until the first round is
+    # paired, and those who have not are withdrawn then.
+    checkin_opens_at = models.DateTimeField(_("check-in opens"), null=True, blank=True)
     # Blank until the start: then the version the organiser chose, or the one current
     # at the start. Never changed afterwards.
     dictionary_version = models.PositiveIntegerField(_("dictionary version"), null=True, blank=True)
     rating_body = models.CharField(_("rating body"), max_length=8, choices=RatingBody.choices, blank=True)
     bye_spread = models.PositiveSmallIntegerField(_("spread of a bye"))
+    # What clubs add to a Swiss (``pairing.Options``); refused for a round robin.
+    king_of_the_hill = models.BooleanField(_("King of the Hill in the last round"), default=False)
+    gibsonize = models.BooleanField(_("Gibsonisation"), default=False)
+    prize_places = models.PositiveSmallIntegerField(_("prize places"), default=1)
+    # Prizes by rating band: the caps (a prize for the best player rated below each).
+    prize_bands = models.JSONField(_("rating-band prizes"), default=list, blank=True)
+    # Rounds that run themselves: the next round paired and started as soon as every
+    # table of the current one has a result; and/or a time limit per round, when
+    # unfinished games are adjudicated by ``adjudication``.
+    auto_rounds = models.BooleanField(_("next round by itself"), default=False)
+    round_hours = models.PositiveSmallIntegerField(_("hours per round"), null=True, blank=True)
+    adjudication = models.CharField(
+        _("unfinished games at the time limit"),
+        max_length=8,
+        choices=Adjudication.choices,
+        default=Adjudication.AS_THEY_STAND,
+    )
     forfeit_spread = models.PositiveSmallIntegerField(_("spread of a forfeit"))
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
     )
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    # A round robin's rounds regenerated after a late entry: [[round, [[first, second
+    # or None], ...]], ...] by player number; empty: the circle method's schedule.
+    schedule = models.JSONField(_("regenerated rounds"), default=list, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_organised"
     )
+    # A division is a tournament of its own (players, pairings, standings, log, files)
+    # within an event; ``division_code`` is its TSH division name and file stem ("a").
+    event = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="divisions"
+    )
+    division_code = models.CharField(_("division"), max_length=8, blank=True)
+    # The ratings a division takes when players register for the event (None: open).
+    rating_min = models.PositiveIntegerField(_("lowest rating"), null=True, blank=True)
+    rating_max = models.PositiveIntegerField(_("highest rating"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -104,9 +140,26 @@ class Tournament(models.Model):
             return True
         return bool(user.pk == self.created_by_id and user.has_perm("tournaments.change_tournament"))
 
+    def takes_rating(self, rating: int) -> bool:
+        """Is ``rating`` within this division's band?"""
+        return (self.rating_min is None or rating >= self.rating_min) and (
+            self.rating_max is None or rating <= self.rating_max
+        )
+
     @property
     def is_round_robin(self) -> bool:
         return self.system in (self.System.ROUND_ROBIN, self.System.DOUBLE_ROUND_ROBIN)
+
+    def regenerated_rounds(self) -> dict[int, list[pairing.Pair]]:
+        return {int(n): [pairing.Pair(a, b) for a, b in tables] for n, tables in self.schedule}
+
+    def pairing_options(self) -> pairing.Options:
+        return pairing.Options(
+            rounds=self.rounds,
+            king_of_the_hill=self.king_of_the_hill,
+            gibsonize=self.gibsonize,
+            prizes=self.prize_places,
+        )
 
 
 class Registration(models.Model):
@@ -125,6 +178,9 @@ class Registration(models.Model):
     member_number = models.CharField(_("member number"), max_length=32, blank=True)
     rating = models.PositiveIntegerField(_("rating"), null=True, blank=True)
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
+    # "Last, First" set by the organiser for this tournament; blank: the player's own.
+    real_name = models.CharField(_("real name"), max_length=150, blank=True)
 
     class Meta:
         verbose_name = _("registration")
@@ -150,7 +206,17 @@ class Registration(models.Model):
 
     @property
     def name(self) -> str:
-        return player_name(self.user)
+        return self.real_name or player_name(self.user)
+
+    @property
+    def has_real_name(self) -> bool:
+        return bool(self.real_name) or has_real_name(self.user)
+
+
+def has_real_name(user: Any) -> bool:
+    return bool(
+        (getattr(user, "first_name", "") or "").strip() and (getattr(user, "last_name", "") or "").strip()
+    )
 
 
 def player_name(user: Any) -> str:
@@ -178,6 +244,8 @@ class Round(models.Model):
     status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.PAIRED)
     paired_at = models.DateTimeField(_("paired"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    # When the round's time is up (tournaments with a time limit per round).
+    deadline = models.DateTimeField(_("time limit"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("round")
@@ -254,15 +322,20 @@ class TournamentEvent(models.Model):
     class Kind(models.TextChoices):
         CREATED = "created", _("Tournament created")
         REGISTERED = "registered", _("Player registered")
+        CHECKED_IN = "checked_in", _("Player checked in")
         WITHDRAWN = "withdrawn", _("Player withdrawn")
         REINSTATED = "reinstated", _("Player reinstated")
         RATING_SET = "rating_set", _("Member number and rating set")
+        NAME_SET = "name_set", _("Real name set")
+        PRIZES_SET = "prizes_set", _("Prizes by rating band set")
         STARTED = "started", _("Tournament started")
         ROUND_PAIRED = "round_paired", _("Round paired")
         PAIRING_OVERRIDDEN = "pairing_overridden", _("Pairing changed")
         ROUND_STARTED = "round_started", _("Round started")
         RESULT_OVERRIDDEN = "result_overridden", _("Result changed")
         FINISHED = "finished", _("Tournament finished")
+        DIVISION_ADDED = "division_added", _("Division added")
+        MOVED = "moved", _("Player moved to another division")
 
     # PROTECT: a tournament with a log cannot be deleted, so its log never is.
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events")

@@ -13,6 +13,12 @@ second in their latest game; then the better-ranked one at odd tables and the ot
 at even tables (so the first round is half and half). Two players whose balance is
 the same and already two or more one way would leave one of them three out of balance,
 so Swiss pairing avoids such a pair whenever another pairing without a repeat exists.
+
+What clubs add to a Swiss, each chosen per tournament (:class:`Options`): King of the
+Hill in the last round (first against second, third against fourth, repeats allowed)
+and Gibsonisation (a player who has clinched first place meets the highest-ranked
+player who can no longer finish in the prizes). :func:`repeats` names the tables where
+a Swiss could not avoid a rematch, so the organiser is told.
 """
 
 from __future__ import annotations
@@ -268,6 +274,106 @@ def preferences(
     return ordered
 
 
+# ----- the rules clubs add to Swiss -----------------------------------------------------
+
+
+def king_of_the_hill(ranked: Sequence[int], past: Iterable[Round]) -> list[Pair]:
+    """King of the Hill (a last round): in standings order, first plays second, third
+    plays fourth and so on, repeats allowed; with an odd count the lowest-ranked player
+    has the bye."""
+    order = list(dict.fromkeys(ranked))
+    rank = {p: i for i, p in enumerate(order)}
+    hist = histories(order, past)
+    bye = order.pop() if len(order) % 2 else None
+    found = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+    return _finish(found, bye, hist, rank)
+
+
+def clinched_first(ranked: Sequence[int], points: Mapping[int, int], *, rounds_left: int) -> int | None:
+    """The leader when no one can catch them any more: ahead of second place by more
+    than the points still to play for (``points`` in half points, as the standings keep
+    them, so a round is worth 2). Level on points could still be decided by spread, so
+    the lead must be strictly greater."""
+    if len(ranked) < 2:
+        return None
+    leader, runner_up = ranked[0], ranked[1]
+    if points.get(leader, 0) - points.get(runner_up, 0) > 2 * rounds_left:
+        return leader
+    return None
+
+
+def out_of_the_prizes(
+    player: int, ranked: Sequence[int], points: Mapping[int, int], *, rounds_left: int, prizes: int
+) -> bool:
+    """Can ``player`` no longer finish in the first ``prizes`` places? True when at
+    least ``prizes`` others already have more points than ``player`` could reach by
+    winning every remaining round (they could lose all theirs, so their points now are
+    all they are sure of)."""
+    best = points.get(player, 0) + 2 * rounds_left
+    return sum(1 for p in ranked if p != player and points.get(p, 0) > best) >= prizes
+
+
+def gibson_opponent(
+    ranked: Sequence[int],
+    points: Mapping[int, int],
+    past: Iterable[Round],
+    *,
+    rounds_left: int,
+    prizes: int,
+) -> tuple[int, int] | None:
+    """Gibsonisation: when a player has clinched first place (:func:`clinched_first`),
+    (that player, their opponent): the highest-ranked player who cannot finish in the
+    prizes, preferring one they have not met; None when nobody has clinched or every
+    other player can still reach the prizes (then the round is paired as usual)."""
+    leader = clinched_first(ranked, points, rounds_left=rounds_left)
+    if leader is None:
+        return None
+    out = [
+        p
+        for p in ranked
+        if p != leader and out_of_the_prizes(p, ranked, points, rounds_left=rounds_left, prizes=prizes)
+    ]
+    if not out:
+        return None
+    met = histories(ranked, past)[leader].opponents
+    fresh = [p for p in out if met[p] == 0]
+    return leader, (fresh or out)[0]
+
+
+def repeats(round_: Round, past: Iterable[Round]) -> list[Pair]:
+    """The tables of ``round_`` whose players have met before (how a Swiss says it
+    could not avoid a repeat)."""
+    met: set[frozenset[int]] = {frozenset(p.players()) for r in past for p in r if p.second is not None}
+    return [p for p in round_ if p.second is not None and frozenset(p.players()) in met]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The rules a tournament adds to its system (Swiss only): King of the Hill in the
+    last round, and Gibsonisation with the number of prize places it protects."""
+
+    rounds: int = 0
+    king_of_the_hill: bool = False
+    gibsonize: bool = False
+    prizes: int = 1
+
+
+# ----- a round robin after a late entry ---------------------------------------------------
+
+
+def regenerate_round_robin(players: Sequence[int], past: Sequence[Round], rounds: int) -> list[list[Pair]]:
+    """The ``rounds`` rounds still to play of a round robin that ``players`` (in seed
+    order, a late entrant among them) now make, after the ``past`` rounds: each round
+    pairs players who have not met yet wherever a pairing allows (a Swiss with every
+    player on equal points: no repeat while one can be avoided, byes to those with the
+    fewest, first and second kept in balance), so the late entrant meets as many
+    players as the rounds left allow."""
+    schedule: list[list[Pair]] = []
+    for _ in range(rounds):
+        schedule.append(swiss(players, {}, [*past, *schedule]))
+    return schedule
+
+
 # ----- one entry point -----------------------------------------------------------------
 
 
@@ -279,25 +385,48 @@ def next_round(
     points: Mapping[int, int],
     past: Sequence[Round],
     active: Callable[[int], bool] = lambda _p: True,
+    options: Options | None = None,
+    schedule: Mapping[int, Round] | None = None,
 ) -> list[Pair]:
     """Round ``len(past) + 1`` of a tournament in ``system``.
 
     ``seeds`` are every numbered player in seed order (a round robin's schedule is made
     from them once and for all); ``ranked`` the current standings order, ``points``
     the standings points, both for Swiss. Players for whom ``active`` is False are left
-    out: in a round robin their scheduled opponent gets a bye instead.
+    out: in a round robin their scheduled opponent gets a bye instead. ``options`` add
+    Gibsonisation (its table comes first) and King of the Hill in the last round to a
+    Swiss. ``schedule`` holds a round robin's rounds regenerated after a late entry
+    (:func:`regenerate_round_robin`), by number; they replace the circle method's.
     """
     number = len(past) + 1
     if system == SWISS:
-        return swiss([p for p in ranked if active(p)], points, past)
+        options = options or Options()
+        playing = [p for p in ranked if active(p)]
+        rounds_left = max(options.rounds - number + 1, 1)
+        fixed: list[Pair] = []
+        if options.gibsonize:
+            gibson = gibson_opponent(playing, points, past, rounds_left=rounds_left, prizes=options.prizes)
+            if gibson is not None:
+                hist = histories(playing, past)
+                fixed = [orient(*gibson, hist, {p: i for i, p in enumerate(playing)})]
+                playing = [p for p in playing if p not in gibson]
+        if options.king_of_the_hill and number == options.rounds:
+            rest = king_of_the_hill(playing, past)
+        else:
+            rest = swiss(playing, points, past) if playing else []
+        return fixed + rest
     if system not in (ROUND_ROBIN, DOUBLE_ROUND_ROBIN):
         raise ValueError(f"unknown pairing system {system!r}")
-    schedule = round_robin(seeds, double=system == DOUBLE_ROUND_ROBIN)
-    if number > len(schedule):
-        raise ValueError(f"a round robin of {len(seeds)} players has {len(schedule)} rounds")
+    if schedule and number in schedule:
+        planned = schedule[number]
+    else:
+        circle = round_robin(seeds, double=system == DOUBLE_ROUND_ROBIN)
+        if number > len(circle):
+            raise ValueError(f"a round robin of {len(seeds)} players has {len(circle)} rounds")
+        planned = circle[number - 1]
     tables: list[Pair] = []
     byes: list[Pair] = []
-    for pair in schedule[number - 1]:
+    for pair in planned:
         present = [p for p in pair.players() if active(p)]
         if len(present) == 2:
             tables.append(pair)

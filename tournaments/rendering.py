@@ -22,6 +22,7 @@ PARTIALS = {
     "standings": "tournaments/_standings.html",
     "pairings": "tournaments/_pairings.html",
     "log": "tournaments/_log.html",
+    "notices": "tournaments/_notices.html",
 }
 
 
@@ -32,7 +33,7 @@ def load(tournament_id: int) -> Tournament:
 def result_text(outcome: Outcome, first: str, second: str) -> str:
     """The result of a table in words, for the pairings list."""
     if outcome.second is None:
-        return gettext("bye")
+        return gettext("missed: loss") if outcome.kind == "forfeit" else gettext("bye")
     if outcome.kind == PENDING:
         return ""
     if outcome.kind == "forfeit":
@@ -55,7 +56,16 @@ def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
         return gettext("Created the tournament.")
     if kind == TournamentEvent.Kind.REGISTERED:
         return gettext("%(name)s entered.") % {"name": d.get("name", "")}
+    if kind == TournamentEvent.Kind.PRIZES_SET:
+        caps = ", ".join(str(c) for c in d.get("prize_bands") or []) or "–"
+        return gettext("Prizes by rating band: below %(caps)s.") % {"caps": caps}
+    if kind == TournamentEvent.Kind.NAME_SET:
+        return gettext("Real name set: %(name)s.") % {"name": d.get("name", "")}
+    if kind == TournamentEvent.Kind.CHECKED_IN:
+        return gettext("%(name)s checked in.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.WITHDRAWN:
+        if d.get("not_checked_in"):
+            return gettext("%(name)s was withdrawn for not checking in.") % {"name": d.get("name", "")}
         return gettext("%(name)s withdrew.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.REINSTATED:
         return gettext("%(name)s was reinstated.") % {"name": d.get("name", "")}
@@ -70,7 +80,13 @@ def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
             "version": d.get("dictionary_version")
         }
     if kind == TournamentEvent.Kind.ROUND_PAIRED:
-        return gettext("Round %(round)s paired.") % {"round": d.get("round")}
+        text = gettext("Round %(round)s paired.") % {"round": d.get("round")}
+        rematches = d.get("repeats") or []
+        if rematches:
+            text += " " + gettext("No pairing without a rematch was possible: %(pairs)s.") % {
+                "pairs": ", ".join(f"{name(a)}–{name(b)}" for a, b in rematches)
+            }
+        return text
     if kind == TournamentEvent.Kind.PAIRING_OVERRIDDEN:
         if d.get("second") is None:
             return gettext("Round %(round)s: %(first)s given the bye.") % {
@@ -178,6 +194,47 @@ def _log(tournament: Tournament, registrations: list[Registration]) -> list[dict
     ]
 
 
+def player_notices(
+    tournament: Tournament, mine: Registration | None, current: dict[str, Any] | None
+) -> list[str]:
+    """What the tournament has to tell this player, read from the log and the current
+    round: withdrawn for not checking in; their pairing in the current round. (Pushed
+    and mailed messages wait for the notification centre; the page is where they show.)"""
+    if mine is None:
+        return []
+    notices = []
+    if not mine.is_active:
+        missed = tournament.events.filter(
+            kind=TournamentEvent.Kind.WITHDRAWN, data__registration=mine.pk, data__not_checked_in=True
+        ).exists()
+        if missed:
+            notices.append(
+                gettext("You were withdrawn: you had not checked in when the first round was paired.")
+            )
+        return notices
+    if current is None or mine.number is None:
+        return notices
+    for t in current["tables"]:
+        # Told until the table has its result.
+        if mine.number not in (t["first_number"], t["second_number"]) or (t["done"] and t["second_number"]):
+            continue
+        if t["second_number"] is None:
+            notices.append(
+                gettext("Round %(round)s is paired: you have the bye.") % {"round": current["number"]}
+            )
+        elif t["first_number"] == mine.number:
+            notices.append(
+                gettext("Round %(round)s is paired: you play %(name)s at table %(table)s and go first.")
+                % {"round": current["number"], "name": t["second"], "table": t["table"]}
+            )
+        else:
+            notices.append(
+                gettext("Round %(round)s is paired: you play %(name)s at table %(table)s and go second.")
+                % {"round": current["number"], "name": t["first"], "table": t["table"]}
+            )
+    return notices
+
+
 def tournament_context(
     tournament: Tournament, viewer: Any, *, oob: bool = False, **extra: Any
 ) -> dict[str, Any]:
@@ -191,6 +248,21 @@ def tournament_context(
         "is_organiser": tournament.run_by(viewer),
         "registration": mine,
         "registration_open": services.registration_open(tournament),
+        "checkin_open": services.checkin_open(tournament),
+        "divisions": list(tournament.divisions.order_by("division_code")),
+        # On an event's page: the division where the viewer plays.
+        "my_division": Tournament.objects.filter(event=tournament, registrations__user_id=viewer.pk).first()
+        if getattr(viewer, "is_authenticated", False)
+        else None,
+        "event": tournament.event,
+        "siblings": list(
+            Tournament.objects.filter(event_id=tournament.event_id)
+            .exclude(pk=tournament.pk)
+            .order_by("division_code")
+        )
+        if tournament.event_id
+        else [],
+        "notices": player_notices(tournament, mine, rounds[0] if rounds else None),
         "players": [r for r in registrations if r.number is not None or r.is_active],
         "standings": _standing_rows(tournament, registrations),
         "rounds": rounds,
@@ -211,6 +283,29 @@ def fragments_for(tournament_id: int, viewer: Any) -> str:
     """Re-read the tournament and render every pushed partial for ``viewer`` (the
     consumer's snapshot)."""
     return render_partials(tournament_context(load(tournament_id), viewer, oob=True))
+
+
+def screen_panel(tournament: Tournament, *, oob: bool = False) -> dict[str, Any]:
+    """One division's slide on the screen for the room: its standings and its current
+    round's tables (the same rows the page shows)."""
+    registrations = list(tournament.registrations.select_related("user"))
+    rounds = _rounds(tournament)
+    return {
+        "division": tournament,
+        "standings": _standing_rows(tournament, registrations),
+        "current": rounds[0] if rounds else None,
+        "oob": oob,
+    }
+
+
+def screen_divisions(tournament: Tournament) -> list[Tournament]:
+    """What the screen cycles through: an event's divisions, else the tournament."""
+    return list(tournament.divisions.order_by("division_code")) or [tournament]
+
+
+def screen_fragment(tournament_id: int) -> str:
+    """The pushed slide of one division (the screen's socket, one per division)."""
+    return render_to_string("tournaments/_screen_panel.html", screen_panel(load(tournament_id), oob=True))
 
 
 def tournament_list(viewer: Any) -> dict[str, list[Tournament]]:

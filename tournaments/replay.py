@@ -9,20 +9,38 @@ with those rows, so the log really is the record.
 Event data (written by ``tournaments.services``), by kind:
 
 - ``created``: the settings (name, language, system, rounds, days_per_move, rated,
-  starts_at, rating_body, bye_spread, forfeit_spread, dictionary_version);
-- ``registered``: ``registration`` (id), ``name``, ``number`` (a late entrant's, else None);
-- ``withdrawn``: ``registration``, ``name``;
+  starts_at, rating_body, bye_spread, forfeit_spread, dictionary_version, and the Swiss
+  options king_of_the_hill, gibsonize, prize_places);
+- ``registered``: ``registration`` (id), ``name``, ``number`` (a late entrant's, else
+  None); for a late entrant also ``missed`` ("bye" or "loss"), ``missed_tables``
+  ([round, table] of each round already paired) and, in a round robin, ``schedule``
+  (the rounds still to play, regenerated: [[round, [[first, second or None], ...]]]);
+- ``checked_in``: ``registration``, ``name``;
+- ``prizes_set``: ``prize_bands`` (the rating caps of the prizes by band);
+- ``name_set``: ``registration``, ``name`` (as the files show it now), ``real_name``
+  (the organiser's "Last, First", "" for the player's own);
+- ``withdrawn``: ``registration``, ``name``, ``not_checked_in`` (True when the site
+  withdrew the player at the first pairing for not checking in);
 - ``reinstated``: ``registration``, ``name``, ``number`` (when numbered on return);
 - ``rating_set``: ``registration``, ``name``, ``member_number``, ``rating``;
 - ``started``: ``dictionary_version``, ``numbers`` ([registration, number] pairs);
-- ``round_paired``: ``round``, ``tables`` ([table, first, second or None], by number);
+- ``round_paired``: ``round``, ``tables`` ([table, first, second or None], by number),
+  ``repeats`` (the [first, second] rematches the pairing could not avoid);
 - ``pairing_overridden``: ``round``, ``table``, ``first``, ``second`` and the round's
   ``tables`` after the change;
 - ``round_started``: ``round``, ``tables`` as started (a player withdrawn since the
-  pairing leaves a bye) and ``games`` ([table, game id] pairs);
+  pairing leaves a bye), ``games`` ([table, game id] pairs) and, with a time limit per
+  round, its ``deadline``; the site (no actor) pairs and starts rounds that run
+  themselves with the same events;
 - ``result_overridden``: ``round``, ``table``, ``override`` ("", "scores", "forfeit"),
-  ``first_score``, ``second_score``, ``absent``;
-- ``finished``: nothing.
+  ``first_score``, ``second_score``, ``absent``, and ``adjudicated`` when the site
+  scored an unfinished game at the round's time limit;
+- ``finished``: nothing;
+- ``division_added`` (on an event): ``division`` (its tournament id), ``code``, ``name``,
+  ``rating_min``, ``rating_max``; a division's own ``created`` adds ``event`` and
+  ``division`` (its code);
+- ``moved`` (on a division, before the start): ``registration``, ``name``, ``to`` (the
+  target division's code); the target logs ``registered`` with ``moved_from``.
 """
 
 from __future__ import annotations
@@ -42,6 +60,7 @@ class PlayerState:
     active: bool = True
     member_number: str = ""
     rating: int | None = None
+    checked_in: bool = False
 
 
 @dataclass
@@ -65,6 +84,8 @@ class Snapshot:
     started_rounds: set[int] = field(default_factory=set)
     status: str = "registration"
     dictionary_version: int | None = None
+    schedule: list[Any] = field(default_factory=list)
+    divisions: list[dict[str, Any]] = field(default_factory=list)
 
     def numbered(self) -> dict[int, PlayerState]:
         return {p.number: p for p in self.players.values() if p.number is not None}
@@ -116,6 +137,24 @@ def replay(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Snapshot:
             snap.players[data["registration"]] = PlayerState(
                 data["registration"], data["name"], data.get("number")
             )
+            loss = data.get("missed") == "loss"
+            for round_, table in data.get("missed_tables", []):
+                snap.rounds.setdefault(round_, {})[table] = TableState(
+                    round_,
+                    table,
+                    data["number"],
+                    None,
+                    override="forfeit" if loss else "",
+                    absent="first" if loss else "",
+                )
+            if "schedule" in data:
+                snap.schedule = data["schedule"]
+        elif kind == "prizes_set":
+            snap.settings["prize_bands"] = list(data["prize_bands"])
+        elif kind == "name_set":
+            snap.players[data["registration"]].name = data["name"]
+        elif kind == "checked_in":
+            snap.players[data["registration"]].checked_in = True
         elif kind == "withdrawn":
             snap.players[data["registration"]].active = False
         elif kind == "reinstated":
@@ -147,6 +186,11 @@ def replay(events: Iterable[tuple[str, Mapping[str, Any]]]) -> Snapshot:
             state.absent = data["absent"]
         elif kind == "finished":
             snap.status = "finished"
+        elif kind == "moved":
+            # Moved to another division of the event before the start: gone from here.
+            del snap.players[data["registration"]]
+        elif kind == "division_added":
+            snap.divisions.append(dict(data))
         else:
             raise ValueError(f"unknown tournament event {kind!r}")
     return snap

@@ -6,4 +6,5 @@ from tournaments import consumers
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/tournaments/<int:tournament_id>/", consumers.TournamentConsumer.as_asgi()),
+    path("ws/tournaments/<int:tournament_id>/screen/", consumers.ScreenConsumer.as_asgi()),
 ]

@@ -17,7 +17,7 @@ import logging
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -30,6 +30,7 @@ import engine
 from dictionaries.lexicons import current_version
 from games.models import Game, Transition
 from games.services import start_paired_game
+from games.tasks import enqueue
 from tournaments import pairing, realtime
 from tournaments.models import (
     Pairing,
@@ -106,6 +107,14 @@ def create_tournament(
     rating_body: str = "",
     bye_spread: int | None = None,
     forfeit_spread: int | None = None,
+    king_of_the_hill: bool = False,
+    gibsonize: bool = False,
+    prize_places: int | None = 1,
+    checkin_opens_at: datetime | None = None,
+    auto_rounds: bool = False,
+    round_hours: int | None = None,
+    adjudication: str = "standing",
+    prize_bands: Sequence[int] = (),
 ) -> Tournament:
     """A new tournament in registration, organised by ``organiser`` (who needs the
     organisers' permission to add tournaments). ``dictionary_version`` None: the version
@@ -120,6 +129,18 @@ def create_tournament(
         raise TournamentError("bad_rounds")
     if days_per_move < 1:
         raise TournamentError("bad_days")
+    if (king_of_the_hill or gibsonize) and system != pairing.SWISS:
+        raise TournamentError("options_need_swiss")
+    if checkin_opens_at is not None and checkin_opens_at >= starts_at:
+        raise TournamentError("bad_checkin")
+    adjudication = adjudication or Tournament.Adjudication.AS_THEY_STAND
+    if adjudication not in Tournament.Adjudication.values:
+        raise TournamentError("bad_adjudication")
+    if round_hours is not None and round_hours < 1:
+        raise TournamentError("bad_round_hours")
+    prize_places = 1 if prize_places is None else prize_places
+    if prize_places < 1:
+        raise TournamentError("bad_prize_places")
     if dictionary_version is not None and dictionary_version > (current := current_version(language)):
         raise TournamentError("bad_dictionary_version", version=dictionary_version, current=current)
     with transaction.atomic():
@@ -135,6 +156,14 @@ def create_tournament(
             rating_body=rating_body,
             bye_spread=settings.TOURNAMENT_BYE_SPREAD if bye_spread is None else bye_spread,
             forfeit_spread=settings.TOURNAMENT_FORFEIT_SPREAD if forfeit_spread is None else forfeit_spread,
+            king_of_the_hill=king_of_the_hill,
+            gibsonize=gibsonize,
+            prize_places=prize_places,
+            checkin_opens_at=checkin_opens_at,
+            auto_rounds=auto_rounds,
+            round_hours=round_hours,
+            adjudication=adjudication,
+            prize_bands=sorted({int(c) for c in prize_bands}, reverse=True),
             created_by=organiser,
         )
         _log(tournament, Kind.CREATED, actor=organiser, data=settings_data(tournament))
@@ -154,6 +183,14 @@ def settings_data(tournament: Tournament) -> dict[str, Any]:
         "bye_spread": tournament.bye_spread,
         "forfeit_spread": tournament.forfeit_spread,
         "dictionary_version": tournament.dictionary_version,
+        "king_of_the_hill": tournament.king_of_the_hill,
+        "gibsonize": tournament.gibsonize,
+        "prize_places": tournament.prize_places,
+        "checkin_opens_at": tournament.checkin_opens_at.isoformat() if tournament.checkin_opens_at else None,
+        "auto_rounds": tournament.auto_rounds,
+        "round_hours": tournament.round_hours,
+        "adjudication": tournament.adjudication,
+        "prize_bands": tournament.prize_bands,
     }
 
 
@@ -161,14 +198,42 @@ def registration_open(tournament: Tournament, now: datetime | None = None) -> bo
     """Players may register themselves until the tournament starts (its start time, or
     the organiser pairing the first round, whichever comes first)."""
     now = now or timezone.now()
-    return tournament.status == Tournament.Status.REGISTRATION and now < tournament.starts_at
+    if tournament.status != Tournament.Status.REGISTRATION or now >= tournament.starts_at:
+        return False
+    # An event with divisions is open while all of its divisions are.
+    return not tournament.divisions.exclude(status=Tournament.Status.REGISTRATION).exists()
 
 
-def register_player(*, tournament: Tournament, user: Any, by: Any, reason: str = "") -> Registration:
+#: What a late entrant gets for each round already paired (TSH's convention).
+MISSED_BYE = "bye"
+MISSED_LOSS = "loss"
+
+
+def register_player(
+    *, tournament: Tournament, user: Any, by: Any, reason: str = "", missed: str = MISSED_LOSS
+) -> Registration:
     """Register ``user``: themselves while registration is open, or by the organiser at
-    any time before the end (after the start only in Swiss, where a late entrant is
-    numbered at once and paired from the next round). A player who had withdrawn is
+    any time before the end. A late entrant (after the first pairing) is numbered at
+    once, gets a bye or a loss (``missed``) for every round already paired, and plays
+    from the next one: in a Swiss as paired then, in a round robin by the rounds not
+    yet played, regenerated now to include them. A player who had withdrawn is
     reinstated instead."""
+    if missed not in (MISSED_BYE, MISSED_LOSS):
+        raise TournamentError("bad_missed")
+    if tournament.divisions.exists():
+        # An event with divisions: the player goes to the division for their rating.
+        if Registration.objects.filter(tournament__event=tournament, user=user).exists():
+            raise TournamentError("already_registered")
+        if by.pk == user.pk and not registration_open(tournament):
+            raise TournamentError("registration_closed")
+        tournament = division_for(tournament, user)
+    elif (
+        tournament.event_id is not None
+        and Registration.objects.filter(tournament__event_id=tournament.event_id, user=user)
+        .exclude(tournament=tournament)
+        .exists()
+    ):
+        raise TournamentError("already_registered")
     with transaction.atomic():
         locked = _locked(tournament)
         if by.pk != user.pk:
@@ -182,28 +247,126 @@ def register_player(*, tournament: Tournament, user: Any, by: Any, reason: str =
             if existing.is_active:
                 raise TournamentError("already_registered")
             return _reinstate(locked, existing, by=by, reason=reason)
-        number = _late_number(locked)
+        number = _late_number(locked, late_entry=True)
         registration = Registration.objects.create(tournament=locked, user=user, number=number)
-        _log(
-            locked,
-            Kind.REGISTERED,
-            actor=by,
-            data={"registration": registration.pk, "name": registration.name, "number": number},
-            reason=reason,
-        )
+        data: dict[str, Any] = {"registration": registration.pk, "name": registration.name, "number": number}
+        if number is not None:
+            data.update(_enter_late(locked, registration, missed=missed))
+        _log(locked, Kind.REGISTERED, actor=by, data=data, reason=reason)
         realtime.tournament_changed(locked.pk)
     return registration
 
 
-def _late_number(tournament: Tournament) -> int | None:
+def _enter_late(tournament: Tournament, registration: Registration, *, missed: str) -> dict[str, Any]:
+    """A late entrant's missed rounds (a table of their own with a bye, or a forfeit
+    for a loss) and, in a round robin, the rounds still to play regenerated with them;
+    returns what the ``registered`` event records of it (call with the row locked)."""
+    assert registration.number is not None
+    if tournament.round_set.filter(status=Round.Status.PAIRED).exists():
+        # Its tables are fixed; the entrant would miss it with nothing to show for it.
+        raise TournamentError("late_entry_paired_round")
+    tables = []
+    for round_ in tournament.round_set.order_by("number"):
+        table = (round_.pairings.aggregate(last=Max("table"))["last"] or 0) + 1
+        loss = missed == MISSED_LOSS
+        Pairing.objects.create(
+            round=round_,
+            table=table,
+            first=registration,
+            override=Pairing.Override.FORFEIT if loss else Pairing.Override.NONE,
+            absent=Pairing.Absent.FIRST if loss else Pairing.Absent.NONE,
+        )
+        tables.append([round_.number, table])
+    data: dict[str, Any] = {"missed": missed, "missed_tables": tables}
+    if tournament.is_round_robin:
+        players = list(
+            tournament.registrations.filter(status=Registration.Status.ACTIVE, number__isnull=False)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        left = tournament.rounds - tournament.current_round
+        regenerated = pairing.regenerate_round_robin(
+            [int(n) for n in players if n is not None], past_rounds(tournament), left
+        )
+        tournament.schedule = [
+            [tournament.current_round + i, [[p.first, p.second] for p in round_]]
+            for i, round_ in enumerate(regenerated, start=1)
+        ]
+        tournament.save(update_fields=["schedule", "updated_at"])
+        data["schedule"] = tournament.schedule
+    return data
+
+
+def _late_number(tournament: Tournament, *, late_entry: bool = False) -> int | None:
     """The number a player joining now gets: none before the start (numbers are given
-    in seed order then), the next one in a running Swiss; a round robin refuses."""
+    in seed order then), the next one once it runs. A round robin takes a late entry
+    (its rounds are regenerated) but not a return of someone who withdrew before the
+    start, whose missed rounds nobody chose."""
     if tournament.status == Tournament.Status.REGISTRATION:
         return None
-    if tournament.is_round_robin:
+    if tournament.is_round_robin and not late_entry:
         raise TournamentError("round_robin_closed")
     last = tournament.registrations.aggregate(last=Max("number"))["last"] or 0
     return int(last) + 1
+
+
+def checkin_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Players may check in from ``checkin_opens_at`` until the first round is paired
+    (which may be after the start time: the organiser pairs when the room is ready)."""
+    now = now or timezone.now()
+    return (
+        tournament.checkin_opens_at is not None
+        and tournament.status == Tournament.Status.REGISTRATION
+        and now >= tournament.checkin_opens_at
+    )
+
+
+def check_in(*, tournament: Tournament, registration: Registration, by: Any) -> None:
+    """A registered player says they are here: themselves while check-in is open, or the
+    organiser for them at any time before the first round is paired."""
+    with transaction.atomic():
+        locked = _locked(tournament)
+        registration = locked.registrations.select_related("user").get(pk=registration.pk)
+        if locked.checkin_opens_at is None:
+            raise TournamentError("no_checkin")
+        if by.pk != registration.user_id or not checkin_open(locked):
+            if not locked.run_by(by):
+                raise TournamentError("checkin_closed" if by.pk == registration.user_id else "not_organiser")
+            if locked.status != Tournament.Status.REGISTRATION:
+                raise TournamentError("checkin_closed")
+        if not registration.is_active:
+            raise TournamentError("already_withdrawn")
+        if registration.checked_in_at is not None:
+            raise TournamentError("already_checked_in")
+        registration.checked_in_at = timezone.now()
+        registration.save(update_fields=["checked_in_at"])
+        _log(
+            locked,
+            Kind.CHECKED_IN,
+            actor=by,
+            data={"registration": registration.pk, "name": registration.name},
+        )
+        realtime.tournament_changed(locked.pk)
+
+
+def _withdraw_absent(tournament: Tournament) -> None:
+    """At the first pairing of a tournament with check-in, withdraw every player who did
+    not check in (the site acts: no actor); each event names the player so their page
+    tells them why (the push/mail message waits for the notification centre)."""
+    if tournament.checkin_opens_at is None:
+        return
+    absent = tournament.registrations.filter(
+        status=Registration.Status.ACTIVE, checked_in_at__isnull=True
+    ).select_related("user")
+    for registration in absent:
+        registration.status = Registration.Status.WITHDRAWN
+        registration.save(update_fields=["status"])
+        _log(
+            tournament,
+            Kind.WITHDRAWN,
+            actor=None,
+            data={"registration": registration.pk, "name": registration.name, "not_checked_in": True},
+        )
 
 
 def withdraw_player(*, tournament: Tournament, registration: Registration, by: Any, reason: str = "") -> None:
@@ -296,6 +459,182 @@ def set_registration_rating(
                 "member_number": registration.member_number,
                 "rating": rating,
             },
+            reason=reason,
+        )
+        realtime.tournament_changed(locked.pk)
+
+
+# ----- divisions -----------------------------------------------------------------------
+
+DIVISION_CODES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def add_division(
+    *,
+    event: Tournament,
+    by: Any,
+    name: str,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
+) -> Tournament:
+    """Add a division to ``event`` before it starts: a tournament of its own with the
+    event's settings, its own players, pairings, standings, log and files, named in TSH
+    by the next letter. Players registering for the event go to the division whose
+    rating band holds their rating; the organiser may move them by hand."""
+    with transaction.atomic():
+        locked = _locked(event)
+        _require_organiser(locked, by)
+        if locked.event_id is not None:
+            raise TournamentError("division_of_division")
+        if locked.status != Tournament.Status.REGISTRATION:
+            raise TournamentError("registration_closed")
+        if locked.registrations.exists():
+            raise TournamentError("event_has_players")
+        if rating_min is not None and rating_max is not None and rating_min > rating_max:
+            raise TournamentError("bad_band")
+        count = locked.divisions.count()
+        if count >= len(DIVISION_CODES):
+            raise TournamentError("too_many_divisions")
+        fields = {f.attname: getattr(locked, f.attname) for f in Tournament._meta.concrete_fields}
+        for drop in ("id", "created_at", "updated_at", "event_id", "schedule"):
+            fields.pop(drop, None)
+        fields.update(
+            name=name.strip() or DIVISION_CODES[count].upper(),
+            event_id=locked.pk,
+            division_code=DIVISION_CODES[count],
+            rating_min=rating_min,
+            rating_max=rating_max,
+        )
+        division = Tournament.objects.create(**fields)
+        _log(
+            division,
+            Kind.CREATED,
+            actor=by,
+            data={**settings_data(division), "event": locked.pk, "division": division.division_code},
+        )
+        _log(
+            locked,
+            Kind.DIVISION_ADDED,
+            actor=by,
+            data={
+                "division": division.pk,
+                "code": division.division_code,
+                "name": division.name,
+                "rating_min": rating_min,
+                "rating_max": rating_max,
+            },
+        )
+        realtime.tournament_changed(locked.pk)
+    return division
+
+
+def division_for(event: Tournament, user: Any) -> Tournament:
+    """The division of ``event`` a registering player goes to: the first whose band
+    holds their rating with the event's rating body (unrated: 0), else the last."""
+    divisions = list(event.divisions.order_by("division_code"))
+    membership = (
+        PlayerMembership.objects.filter(user=user, body=event.rating_body).first()
+        if event.rating_body
+        else None
+    )
+    rating = (membership.rating if membership else None) or 0
+    return next((d for d in divisions if d.takes_rating(rating)), divisions[-1])
+
+
+def move_to_division(*, registration: Registration, division: Tournament, by: Any, reason: str = "") -> None:
+    """The organiser moves a player to another division of the same event before
+    either starts. The registration row moves; both logs say so (``moved`` on the
+    source, ``registered`` with ``moved_from`` on the target), so each replays alone."""
+    source = registration.tournament
+    if source.event_id is None or source.event_id != division.event_id:
+        raise TournamentError("not_same_event")
+    if source.pk == division.pk:
+        raise TournamentError("same_division")
+    with transaction.atomic():
+        # Lock both divisions in id order, so two moves never wait on each other.
+        locked = {
+            t.pk: t
+            for t in Tournament.objects.select_for_update()
+            .filter(pk__in=[source.pk, division.pk])
+            .order_by("pk")
+        }
+        source, target = locked[source.pk], locked[division.pk]
+        _require_organiser(target, by)
+        if (
+            Tournament.Status.REGISTRATION not in (source.status, target.status)
+            or source.status != target.status
+        ):
+            raise TournamentError("registration_closed")
+        registration = source.registrations.select_related("user").get(pk=registration.pk)
+        registration.tournament = target
+        registration.save(update_fields=["tournament"])
+        _log(
+            source,
+            Kind.MOVED,
+            actor=by,
+            data={"registration": registration.pk, "name": registration.name, "to": target.division_code},
+            reason=reason,
+        )
+        _log(
+            target,
+            Kind.REGISTERED,
+            actor=by,
+            data={
+                "registration": registration.pk,
+                "name": registration.name,
+                "number": None,
+                "moved_from": source.division_code,
+            },
+            reason=reason,
+        )
+        realtime.tournament_changed(source.pk)
+        realtime.tournament_changed(target.pk)
+
+
+def set_prize_bands(*, tournament: Tournament, by: Any, caps: Sequence[int], reason: str = "") -> None:
+    """The organiser sets the rating caps of the prizes by band (empty: none), at any
+    time: the results summary reads them."""
+    if any(c <= 0 for c in caps):
+        raise TournamentError("bad_prize_bands")
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        locked.prize_bands = sorted(set(caps), reverse=True)
+        locked.save(update_fields=["prize_bands", "updated_at"])
+        _log(locked, Kind.PRIZES_SET, actor=by, data={"prize_bands": locked.prize_bands}, reason=reason)
+        realtime.tournament_changed(locked.pk)
+    _refresh(tournament, locked)
+
+
+def clean_real_name(value: str) -> str:
+    """A real name as rating bodies list players: "Last, First" (both parts, one comma),
+    spaces tidied; "" stays "" (back to the player's own)."""
+    value = " ".join(value.split())
+    if not value:
+        return ""
+    last, comma, first = value.partition(",")
+    if not comma or not last.strip() or not first.strip() or "," in first:
+        raise TournamentError("bad_real_name")
+    return f"{last.strip()}, {first.strip()}"
+
+
+def set_real_name(
+    *, tournament: Tournament, registration: Registration, by: Any, real_name: str, reason: str = ""
+) -> None:
+    """The organiser sets a player's real name for this tournament ("Last, First"; blank:
+    the one the player gave in their settings). The files use it."""
+    real_name = clean_real_name(real_name)
+    with transaction.atomic():
+        locked = _locked(tournament)
+        _require_organiser(locked, by)
+        registration = locked.registrations.select_related("user").get(pk=registration.pk)
+        registration.real_name = real_name
+        registration.save(update_fields=["real_name"])
+        _log(
+            locked,
+            Kind.NAME_SET,
+            actor=by,
+            data={"registration": registration.pk, "name": registration.name, "real_name": real_name},
             reason=reason,
         )
         realtime.tournament_changed(locked.pk)
@@ -401,8 +740,11 @@ def past_rounds(tournament: Tournament, before: int | None = None) -> list[list[
         pairings = pairings.filter(round__number__lt=before)
     for p in pairings.order_by("round__number", "table"):
         assert p.first.number is not None
+        round_ = rounds.setdefault(p.round.number, [])
+        if p.second is None and p.override == Pairing.Override.FORFEIT:
+            continue  # a late entrant's missed round as a loss: neither a game nor a bye
         second = p.second.number if p.second is not None else None
-        rounds.setdefault(p.round.number, []).append(pairing.Pair(p.first.number, second))
+        round_.append(pairing.Pair(p.first.number, second))
     return [rounds[n] for n in sorted(rounds)]
 
 
@@ -414,6 +756,7 @@ def _seed_order(tournament: Tournament, registrations: Sequence[Registration]) -
 
 
 def _start(tournament: Tournament, by: Any) -> None:
+    _withdraw_absent(tournament)
     active = list(tournament.registrations.filter(status=Registration.Status.ACTIVE).select_related("user"))
     if len(active) < 2:
         raise TournamentError("not_enough_players")
@@ -447,38 +790,54 @@ def pair_round(*, tournament: Tournament, by: Any) -> Round:
     with transaction.atomic():
         locked = _locked(tournament)
         _require_organiser(locked, by)
-        if locked.status == Tournament.Status.FINISHED:
-            raise TournamentError("tournament_finished")
-        if locked.status == Tournament.Status.REGISTRATION:
-            _start(locked, by)
-        else:
-            current = locked.round_set.filter(number=locked.current_round).first()
-            if locked.current_round >= locked.rounds:
-                raise TournamentError("no_more_rounds")
-            if current is not None and current.status != Round.Status.STARTED:
-                raise TournamentError("round_not_started")
-            if current is not None and not all(
-                o.is_done() for o in outcomes(locked, round_number=current.number)
-            ):
-                raise TournamentError("round_not_finished")
-        pairs = _next_pairs(locked)
-        number = locked.current_round + 1
-        round_ = Round.objects.create(tournament=locked, number=number)
-        by_number = {r.number: r for r in locked.registrations.filter(number__isnull=False)}
-        tables = []
-        for table, pair in enumerate(pairs, start=1):
-            Pairing.objects.create(
-                round=round_,
-                table=table,
-                first=by_number[pair.first],
-                second=by_number[pair.second] if pair.second is not None else None,
-            )
-            tables.append([table, pair.first, pair.second])
-        locked.current_round = number
-        locked.save(update_fields=["current_round", "updated_at"])
-        _log(locked, Kind.ROUND_PAIRED, actor=by, data={"round": number, "tables": tables})
-        realtime.tournament_changed(locked.pk)
+        round_ = _pair_next(locked, by)
     _refresh(tournament, locked)
+    return round_
+
+
+def _pair_next(locked: Tournament, by: Any) -> Round:
+    """Pair the next round of ``locked`` (its row locked; ``by`` None: the site, for a
+    tournament that runs its own rounds)."""
+    if locked.status == Tournament.Status.FINISHED:
+        raise TournamentError("tournament_finished")
+    if locked.divisions.exists():
+        raise TournamentError("pair_each_division")
+    if locked.status == Tournament.Status.REGISTRATION:
+        _start(locked, by)
+    else:
+        current = locked.round_set.filter(number=locked.current_round).first()
+        if locked.current_round >= locked.rounds:
+            raise TournamentError("no_more_rounds")
+        if current is not None and current.status != Round.Status.STARTED:
+            raise TournamentError("round_not_started")
+        if current is not None and not all(
+            o.is_done() for o in outcomes(locked, round_number=current.number)
+        ):
+            raise TournamentError("round_not_finished")
+    pairs = _next_pairs(locked)
+    number = locked.current_round + 1
+    round_ = Round.objects.create(tournament=locked, number=number)
+    by_number = {r.number: r for r in locked.registrations.filter(number__isnull=False)}
+    tables = []
+    for table, pair in enumerate(pairs, start=1):
+        Pairing.objects.create(
+            round=round_,
+            table=table,
+            first=by_number[pair.first],
+            second=by_number[pair.second] if pair.second is not None else None,
+        )
+        tables.append([table, pair.first, pair.second])
+    locked.current_round = number
+    locked.save(update_fields=["current_round", "updated_at"])
+    # A Swiss says where it could not avoid a rematch (the log and the page show it).
+    rematches = [[p.first, p.second] for p in pairing.repeats(pairs, past_rounds(locked, before=number))]
+    _log(
+        locked,
+        Kind.ROUND_PAIRED,
+        actor=by,
+        data={"round": number, "tables": tables, "repeats": rematches},
+    )
+    realtime.tournament_changed(locked.pk)
     return round_
 
 
@@ -498,6 +857,8 @@ def _next_pairs(tournament: Tournament) -> list[pairing.Pair]:
             points={s.player: s.half_points for s in table},
             past=past_rounds(tournament),
             active=lambda p: p in active,
+            options=tournament.pairing_options(),
+            schedule=tournament.regenerated_rounds(),
         )
     except ValueError:
         length = pairing.round_robin_length(
@@ -569,47 +930,136 @@ def start_round(*, tournament: Tournament, by: Any, seed: int | None = None) -> 
     with transaction.atomic():
         locked = _locked(tournament)
         _require_organiser(locked, by)
-        round_ = locked.round_set.filter(number=locked.current_round).first()
-        if round_ is None or round_.status != Round.Status.PAIRED:
-            raise TournamentError("no_paired_round")
-        tables, games = [], []
-        for p in round_.pairings.select_related("first__user", "second__user").order_by("table"):
-            players = [r for r in (p.first, p.second) if r is not None and r.is_active]
-            if not players:
-                p.delete()
-                continue
-            if len(players) == 1:
-                p.first, p.second = players[0], None
-                p.save(update_fields=["first", "second"])
-            else:
-                p.game = start_paired_game(
-                    first=p.first.user,
-                    second=p.second.user,  # type: ignore[union-attr]
-                    language=locked.language,
-                    inactivity_days=locked.days_per_move,
-                    dictionary_version=locked.dictionary_version,
-                    rated=locked.rated,
-                    seed=None
-                    if seed is None
-                    else random.Random(f"{seed}:{round_.number}:{p.table}").getrandbits(63),
-                )
-                p.save(update_fields=["game"])
-                games.append([p.table, p.game.pk])
-            assert p.first.number is not None
-            tables.append([p.table, p.first.number, p.second.number if p.second is not None else None])
-        round_.status = Round.Status.STARTED
-        round_.started_at = timezone.now()
-        round_.save(update_fields=["status", "started_at"])
-        _log(
-            locked,
-            Kind.ROUND_STARTED,
-            actor=by,
-            data={"round": round_.number, "tables": tables, "games": games},
-        )
-        _finish_if_done(locked, actor=by)
-        realtime.tournament_changed(locked.pk)
+        round_ = _start_current(locked, by, seed=seed)
     _refresh(tournament, locked)
     return round_
+
+
+def _start_current(locked: Tournament, by: Any, *, seed: int | None = None) -> Round:
+    """Start the current round of ``locked`` (its row locked; ``by`` None: the site).
+    With a time limit per round, the round's deadline is set and the task that closes
+    it is enqueued in this transaction (the task table is in the same database, so it
+    commits or rolls back with the round)."""
+    round_ = locked.round_set.filter(number=locked.current_round).first()
+    if round_ is None or round_.status != Round.Status.PAIRED:
+        raise TournamentError("no_paired_round")
+    tables, games = [], []
+    for p in round_.pairings.select_related("first__user", "second__user").order_by("table"):
+        players = [r for r in (p.first, p.second) if r is not None and r.is_active]
+        if not players:
+            p.delete()
+            continue
+        if len(players) == 1:
+            p.first, p.second = players[0], None
+            p.save(update_fields=["first", "second"])
+        else:
+            p.game = start_paired_game(
+                first=p.first.user,
+                second=p.second.user,  # type: ignore[union-attr]
+                language=locked.language,
+                inactivity_days=locked.days_per_move,
+                dictionary_version=locked.dictionary_version,
+                rated=locked.rated,
+                seed=None
+                if seed is None
+                else random.Random(f"{seed}:{round_.number}:{p.table}").getrandbits(63),
+            )
+            p.save(update_fields=["game"])
+            games.append([p.table, p.game.pk])
+        assert p.first.number is not None
+        tables.append([p.table, p.first.number, p.second.number if p.second is not None else None])
+    round_.status = Round.Status.STARTED
+    round_.started_at = timezone.now()
+    if locked.round_hours:
+        round_.deadline = round_.started_at + timedelta(hours=locked.round_hours)
+    round_.save(update_fields=["status", "started_at", "deadline"])
+    data: dict[str, Any] = {"round": round_.number, "tables": tables, "games": games}
+    if round_.deadline is not None:
+        data["deadline"] = round_.deadline.isoformat()
+        from tournaments.tasks import close_round_task  # tasks import services
+
+        enqueue(close_round_task, locked.pk, round_.number, at=round_.deadline)
+    _log(locked, Kind.ROUND_STARTED, actor=by, data=data)
+    _finish_if_done(locked, actor=by)
+    realtime.tournament_changed(locked.pk)
+    return round_
+
+
+# ----- rounds that run themselves ------------------------------------------------------
+
+
+def _run_next_round(tournament: Tournament) -> bool:
+    """For a tournament that runs its own rounds (row locked): when every table of the
+    current round has a result, pair and start the next one, as the site. Called by
+    every finished game and by the round's time limit; the row lock makes the second of
+    two games ending at the same moment find the next round already made."""
+    if not tournament.auto_rounds or tournament.status != Tournament.Status.RUNNING:
+        return False
+    if tournament.current_round >= tournament.rounds:
+        return False
+    current = tournament.round_set.filter(number=tournament.current_round).first()
+    if current is None or current.status != Round.Status.STARTED:
+        return False
+    if not all(o.is_done() for o in outcomes(tournament, round_number=current.number)):
+        return False
+    _pair_next(tournament, None)
+    _start_current(tournament, None)
+    return True
+
+
+def close_round(*, tournament_id: int, round_number: int, now: datetime | None = None) -> int:
+    """The round's time is up: every table still without a result is adjudicated by the
+    tournament's rule (the scores as they stand, or a forfeit by both), logged as the
+    site's result override, and a tournament that runs its own rounds goes on. Does
+    nothing when the round is no longer the current one or its time is not up (a task
+    run twice or early). Returns how many tables were adjudicated."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament_id)
+        round_ = locked.round_set.filter(number=round_number).first()
+        if (
+            round_ is None
+            or locked.status != Tournament.Status.RUNNING
+            or round_.status != Round.Status.STARTED
+            or round_.deadline is None
+            or round_.deadline > now
+        ):
+            return 0
+        pending = {o.table for o in outcomes(locked, round_number=round_number) if not o.is_done()}
+        rows = (
+            round_.pairings.filter(table__in=pending).select_related("game").prefetch_related("game__seats")
+        )
+        for row in rows:
+            if locked.adjudication == Tournament.Adjudication.AS_THEY_STAND and row.game is not None:
+                scores = [s.score for s in row.game.seat_list()]
+                row.override, row.first_score, row.second_score, row.absent = (
+                    "scores",
+                    scores[0],
+                    scores[1],
+                    "",
+                )
+            else:
+                row.override, row.first_score, row.second_score, row.absent = "forfeit", None, None, "both"
+            row.save(update_fields=["override", "first_score", "second_score", "absent"])
+            _log(
+                locked,
+                Kind.RESULT_OVERRIDDEN,
+                actor=None,
+                data={
+                    "round": round_number,
+                    "table": row.table,
+                    "override": row.override,
+                    "first_score": row.first_score,
+                    "second_score": row.second_score,
+                    "absent": row.absent,
+                    "adjudicated": True,
+                },
+                reason="adjudicated when the round's time was up",
+            )
+        if not _finish_if_done(locked, actor=None):
+            _run_next_round(locked)
+        realtime.tournament_changed(locked.pk)
+    return len(pending)
 
 
 # ----- results -------------------------------------------------------------------------
@@ -708,7 +1158,8 @@ def on_game_committed(transition: Transition) -> None:
         return
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=row.round.tournament_id)
-        _finish_if_done(locked, actor=None)
+        if not _finish_if_done(locked, actor=None):
+            _run_next_round(locked)
         realtime.tournament_changed(locked.pk)
 
 

@@ -73,6 +73,10 @@ def simulate_tournament(
     usernames: Sequence[str] = (),
     name: str = "",
     dictionary_version: int | None = None,
+    divisions: int = 1,
+    no_shows: int = 0,
+    late_entries: int = 0,
+    missed: str = services.MISSED_LOSS,
     report: Callable[[str], None] = lambda _line: None,
 ) -> Tournament:
     """Create ``players`` players (``usernames``, or ``sim<seed>-NN``) at a random mix
@@ -80,32 +84,79 @@ def simulate_tournament(
     by ``organiser`` (by default a new simulated organiser); then pair, start and play
     every round to the end. Progress goes to ``report``. Raises
     ``services.TournamentError`` as an organiser would meet it (too many rounds for a
-    round robin, for example)."""
+    round robin, for example).
+
+    ``divisions`` > 1: the players get random ratings and the event is split into that
+    many divisions by rating band (returned: the event; each division is played).
+    ``no_shows`` > 0: a check-in window, and that many players never check in (the
+    first pairing withdraws them). ``late_entries``: the last that many players enter
+    after round one, with ``missed`` ("loss" or "bye") for it."""
     rng = random.Random(seed)
     names = list(usernames) or [f"sim{seed}-{i:02d}" for i in range(1, players + 1)]
     organiser = organiser or make_organiser(f"sim{seed}-organiser")
     entrants = [make_player(n) for n in names[:players]]
     levels = {user.pk: rng.choice(LEVELS) for user in entrants}
-    tournament = services.create_tournament(
+    late = entrants[len(entrants) - late_entries :] if late_entries else []
+    on_time = entrants[: len(entrants) - len(late)]
+    now = timezone.now()
+    event = services.create_tournament(
         organiser=organiser,
         name=name or f"Simulated {system} ({players} players, seed {seed})",
         language=language,
         system=system,
         rounds=rounds,
         days_per_move=3,
-        starts_at=timezone.now() + timedelta(hours=1),
+        starts_at=now + timedelta(hours=1),
         dictionary_version=dictionary_version,
+        rating_body="naspa" if divisions > 1 else "",
+        checkin_opens_at=now - timedelta(minutes=1) if no_shows else None,
     )
-    for user in entrants:
-        services.register_player(tournament=tournament, user=user, by=organiser)
-    report(f"tournament #{tournament.pk}: {players} players ({', '.join(sorted(set(levels.values())))})")
-    for _ in range(rounds):
-        round_ = services.pair_round(tournament=tournament, by=organiser)
-        services.start_round(tournament=tournament, by=organiser, seed=seed)
-        made = 0
-        for pairing in round_.pairings.select_related("game").exclude(game=None).order_by("table"):
-            assert pairing.game is not None
-            made += play_out(pairing.game, levels)
-        tournament.refresh_from_db()
-        report(f"round {round_.number}: {round_.pairings.count()} tables, {made} moves")
-    return tournament
+    targets = [event]
+    if divisions > 1:
+        ratings = {user.pk: rng.randint(800, 2000) for user in entrants}
+        for user in entrants:
+            services.set_membership(user=user, body="naspa", number=f"SIM{user.pk}", rating=ratings[user.pk])
+        targets = _split(event, organiser, sorted(ratings[u.pk] for u in on_time), divisions)
+    for user in on_time:
+        services.register_player(tournament=event, user=user, by=organiser)
+    if no_shows:
+        absent = {u.pk for u in rng.sample(on_time, min(no_shows, len(on_time)))}
+        for target in targets:
+            for registration in target.registrations.exclude(user_id__in=absent):
+                services.check_in(tournament=target, registration=registration, by=registration.user)
+    report(f"tournament #{event.pk}: {players} players ({', '.join(sorted(set(levels.values())))})")
+    for number in range(1, rounds + 1):
+        if number == 2:
+            for user in late:
+                entry = services.register_player(
+                    tournament=event, user=user, by=organiser, missed=missed, reason="late"
+                )
+                report(f"late entry: {user.username} as number {entry.number} ({missed} for round 1)")
+        for target in targets:
+            round_ = services.pair_round(tournament=target, by=organiser)
+            services.start_round(tournament=target, by=organiser, seed=seed)
+            made = 0
+            for pairing in round_.pairings.select_related("game").exclude(game=None).order_by("table"):
+                assert pairing.game is not None
+                made += play_out(pairing.game, levels)
+            target.refresh_from_db()
+            where = f"division {target.division_code.upper()} " if target.division_code else ""
+            report(f"{where}round {round_.number}: {round_.pairings.count()} tables, {made} moves")
+    return event
+
+
+def _split(event: Tournament, organiser: Any, ratings: list[int], count: int) -> list[Tournament]:
+    """``count`` divisions of ``event`` by rating band, strongest first, cut so each
+    holds about as many of ``ratings`` (sorted, low to high) as the others."""
+    size = -(-len(ratings) // count)
+    cuts = [ratings[len(ratings) - size * k] for k in range(1, count)]  # lowest rating of each upper band
+    divisions = []
+    for k in range(count):
+        low = cuts[k] if k < len(cuts) else None
+        high = cuts[k - 1] - 1 if k > 0 else None
+        divisions.append(
+            services.add_division(
+                event=event, by=organiser, name=chr(ord("A") + k), rating_min=low, rating_max=high
+            )
+        )
+    return divisions

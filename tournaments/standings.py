@@ -6,6 +6,8 @@ three share a rank (1, 2, 2, 4), listed by player number. As TSH records them, a
 is a win with a spread of ``+bye_spread`` (50 by default) and a forfeit is a loss with
 ``-forfeit_spread`` for the absent player and a win with ``+forfeit_spread`` for the
 other; neither adds to a player's total score, which counts points scored in games.
+A round a late entrant missed is, as the organiser chose, a bye or a loss by
+``-forfeit_spread`` against nobody (a table with no second player and a forfeit).
 
 A game that ended by resignation or timeout counts with its scores when the winner
 leads on them. When the scores say otherwise (the player who resigned or ran out of
@@ -78,6 +80,10 @@ def player_results(outcome: Outcome, rules: Rules) -> list[PlayerResult]:
     if o.second is None:
         if o.kind == PENDING:
             return []
+        if o.kind == FORFEIT:
+            # A round a late entrant missed, counted as a loss (TSH: -50 against nobody).
+            spread = -rules.forfeit_spread
+            return [PlayerResult(o.round, o.table, o.first, None, "", LOSS, FORFEIT, None, None, spread, 0)]
         return [PlayerResult(o.round, o.table, o.first, None, "", WIN, BYE, None, None, rules.bye_spread, 2)]
     sides: list[tuple[int, int, Literal["first", "second"], int | None, int | None, bool]] = [
         (o.first, o.second, "first", o.first_score, o.second_score, o.absent in ("first", "both")),
@@ -238,6 +244,8 @@ def table_outcome(
     """The outcome of one table: a bye; the organiser's override (scores or a forfeit),
     which wins over the game; else what the game says (pending without one)."""
     if second is None:
+        if override == FORFEIT:  # a missed round given as a loss
+            return Outcome(round, table, first, None, FORFEIT, absent="first")
         return Outcome(round, table, first, None, BYE)
     if override == FORFEIT:
         return Outcome(round, table, first, second, FORFEIT, absent=absent or "both")

@@ -21,12 +21,16 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from tournaments import exports, rendering, services
+from tournaments import exports, rendering, services, summary
 from tournaments.forms import (
+    DivisionForm,
     MembershipForm,
+    MoveForm,
     PairingOverrideForm,
     PlayerForm,
+    PrizeBandsForm,
     RatingForm,
+    RealNameForm,
     ReasonForm,
     ResultOverrideForm,
     TournamentForm,
@@ -107,6 +111,38 @@ def detail(request: AuthedRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/detail.html", context)
 
 
+@require_GET
+def results_summary(request: AuthedRequest, tournament_id: int) -> HttpResponse:
+    """The one-page results summary (standings, prizes, high game and play), to print."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    sections = [summary.summary(d) for d in rendering.screen_divisions(tournament)]
+    return render(request, "tournaments/summary.html", {"tournament": tournament, "sections": sections})
+
+
+@require_GET
+def screen(request: AuthedRequest, tournament_id: int) -> HttpResponse:
+    """The screen for the room: full-screen standings and pairings, live, cycling
+    through the divisions (every 20 seconds, or ``?every=N``); no controls."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    panels = [rendering.screen_panel(d) for d in rendering.screen_divisions(tournament)]
+    every = request.GET.get("every", "")
+    seconds = min(max(int(every), 1), 600) if every.isdigit() else 20
+    context = {"tournament": tournament, "panels": panels, "seconds": seconds}
+    return render(request, "tournaments/screen.html", context)
+
+
+@require_GET
+def print_sheet(request: AuthedRequest, tournament_id: int, sheet: str) -> HttpResponse:
+    """A printable sheet of the current pairings or of the standings, per division."""
+    if sheet not in ("pairings", "standings"):
+        return HttpResponse(status=404)
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    panels = [rendering.screen_panel(d) for d in rendering.screen_divisions(tournament)]
+    return render(
+        request, "tournaments/sheet.html", {"tournament": tournament, "panels": panels, "sheet": sheet}
+    )
+
+
 @require_POST
 @login_required
 def register(request: AuthedRequest, tournament_id: int) -> HttpResponse:
@@ -132,6 +168,22 @@ def withdraw(request: AuthedRequest, tournament_id: int) -> HttpResponse:
         tournament,
         lambda: services.withdraw_player(tournament=tournament, registration=registration, by=request.user),
         gettext("You have withdrawn."),
+    )
+
+
+@require_POST
+@login_required
+def check_in(request: AuthedRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    registration = tournament.registrations.filter(user=request.user).first()
+    if registration is None:
+        messages.error(request, error_message("not_registered"))
+        return back(request, tournament)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.check_in(tournament=tournament, registration=registration, by=request.user),
+        gettext("You have checked in."),
     )
 
 
@@ -220,7 +272,11 @@ def add_player(request: AuthedRequest, tournament: Tournament) -> HttpResponse:
         request,
         tournament,
         lambda: services.register_player(
-            tournament=tournament, user=user, by=request.user, reason=form.cleaned_data["reason"]
+            tournament=tournament,
+            user=user,
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+            missed=form.cleaned_data["missed"] or services.MISSED_LOSS,
         ),
         gettext("%(name)s is registered.") % {"name": user.username},
     )
@@ -248,6 +304,19 @@ def withdraw_player(request: AuthedRequest, tournament: Tournament, registration
             reason=form.cleaned_data["reason"],
         ),
         gettext("%(name)s is withdrawn.") % {"name": registration.name},
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def check_in_player(request: AuthedRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    registration = _registration(tournament, registration_id)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.check_in(tournament=tournament, registration=registration, by=request.user),
+        gettext("%(name)s has checked in.") % {"name": registration.name},
     )
 
 
@@ -291,6 +360,111 @@ def player_rating(request: AuthedRequest, tournament: Tournament, registration_i
             member_number=data["member_number"],
             rating=data["rating"],
             reason=data["reason"],
+        ),
+        gettext("Saved."),
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def add_division(request: AuthedRequest, tournament: Tournament) -> HttpResponse:
+    form = DivisionForm(request.POST)
+    if not form.is_valid():
+        return invalid(request, tournament, form)
+    data = form.cleaned_data
+    return attempt(
+        request,
+        tournament,
+        lambda: services.add_division(
+            event=tournament,
+            by=request.user,
+            name=data["name"],
+            rating_min=data["rating_min"],
+            rating_max=data["rating_max"],
+        ),
+        gettext("The division is added."),
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def move_player(request: AuthedRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    registration = _registration(tournament, registration_id)
+    form = MoveForm(request.POST, event_id=tournament.event_id or 0)
+    if not form.is_valid():
+        return invalid(request, tournament, form)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.move_to_division(
+            registration=registration,
+            division=form.cleaned_data["division"],
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+        ),
+        gettext("%(name)s is moved.") % {"name": registration.name},
+    )
+
+
+@require_GET
+@login_required
+@organiser_view
+def export_event(request: AuthedRequest, tournament: Tournament) -> HttpResponseBase:
+    """The event's TSH folder: ``config.tsh`` and one ``.t`` per division."""
+    divisions = exports.collect_event(tournament)
+    report = exports.event_preflight(divisions)
+    if not divisions or not report.ok:
+        messages.error(request, error_message("preflight_failed", problems=" ".join(report.errors) or "–"))
+        return back(request, tournament)
+    buffer = io.BytesIO()
+    exports.write_event_tsh(tournament.name, divisions, buffer)
+    return FileResponse(
+        io.BytesIO(buffer.getvalue()),
+        as_attachment=True,
+        filename=f"{exports.file_stem(tournament.pk)}-tsh.zip",
+        content_type="application/zip",
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def player_name(request: AuthedRequest, tournament: Tournament, registration_id: int) -> HttpResponse:
+    registration = _registration(tournament, registration_id)
+    form = RealNameForm(request.POST)
+    if not form.is_valid():
+        return invalid(request, tournament, form)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.set_real_name(
+            tournament=tournament,
+            registration=registration,
+            by=request.user,
+            real_name=form.cleaned_data["real_name"],
+            reason=form.cleaned_data["reason"],
+        ),
+        gettext("Saved."),
+    )
+
+
+@require_POST
+@login_required
+@organiser_view
+def prize_bands(request: AuthedRequest, tournament: Tournament) -> HttpResponse:
+    form = PrizeBandsForm(request.POST)
+    if not form.is_valid():
+        return invalid(request, tournament, form)
+    return attempt(
+        request,
+        tournament,
+        lambda: services.set_prize_bands(
+            tournament=tournament,
+            by=request.user,
+            caps=form.cleaned_data["prize_bands"],
+            reason=form.cleaned_data["reason"],
         ),
         gettext("Saved."),
     )

@@ -139,3 +139,6 @@ def test_tournament_pages(open_page: Any, ana: Any, ben: Any) -> None:
         check_both_themes(open_page(ana, path, bypass_csp=True))
     # The organiser's view of the same page, with its controls.
     check_both_themes(open_page(olga, f"/tournaments/{tournament_id}/", bypass_csp=True))
+    # The screen for the room, the printable sheets and the results summary.
+    for sheet in ("screen/", "print/pairings/", "print/standings/", "results/"):
+        check_both_themes(open_page(ana, f"/tournaments/{tournament_id}/{sheet}", bypass_csp=True))

@@ -30,9 +30,9 @@ async def test_anyone_gets_the_standings_pairings_and_log_on_connect(olga: Any) 
     communicator, connected = await connect(f"/ws/tournaments/{tournament.pk}/", None)
     assert connected
     html = await receive_text(communicator)
-    for part in ('id="tournament-status"', 'id="standings"', 'id="pairings"', 'id="log"'):
+    for part in ('id="tournament-status"', 'id="standings"', 'id="pairings"', 'id="log"', 'id="notices"'):
         assert part in html
-    assert html.count('hx-swap-oob="true"') == 4
+    assert html.count('hx-swap-oob="true"') == 5
     assert "Created the tournament." in html
     await communicator.disconnect()
 

@@ -109,7 +109,14 @@ def test_every_format_matches_its_golden_file(olga: Any, django_capture_on_commi
     data = exports.collect(tournament)
     report = preflight(data)
     assert report.errors == []
-    assert report.warnings == ["Player 3 (dan) has no member number.", "Player 5 (eve) has no member number."]
+    assert report.warnings == [
+        "Player 3 (dan) has no member number.",
+        "Player 5 (eve) has no member number.",
+        *(
+            f'Player {n} ({name}) has no real name ("Last, First"): the files show the username.'
+            for n, name in ((1, "ben"), (2, "ana"), (3, "dan"), (5, "eve"))
+        ),
+    ]
     for name, filename in TEXT_FILES.items():
         _fmt, content, _ = exports.export(data, name)
         check_golden(filename, content.decode("utf-8"))

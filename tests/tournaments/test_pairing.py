@@ -21,10 +21,16 @@ from tournaments.pairing import (
     DOUBLE_ROUND_ROBIN,
     ROUND_ROBIN,
     SWISS,
+    Options,
     Pair,
+    clinched_first,
     colour_clash,
+    gibson_opponent,
     histories,
+    king_of_the_hill,
     next_round,
+    out_of_the_prizes,
+    repeats,
     round_robin,
     round_robin_length,
     swiss,
@@ -221,3 +227,63 @@ def test_swiss_pairs_large_fields_quickly() -> None:
             points[rng.choice(p.players())] += 2
     assert time.perf_counter() - started < 5
     assert next_round(SWISS, seeds=players, ranked=players, points=points, past=past)
+
+
+# ----- King of the Hill, Gibsonisation, repeats -----------------------------------------
+
+
+def test_king_of_the_hill_pairs_first_with_second_even_as_a_repeat() -> None:
+    ranked = [3, 1, 4, 2, 5]
+    past = [[Pair(3, 1), Pair(4, 2), Pair(5)]]
+    round_ = king_of_the_hill(ranked, past)
+    assert [frozenset(p.players()) for p in round_] == [frozenset({3, 1}), frozenset({4, 2}), frozenset({5})]
+    assert round_[-1].is_bye
+    assert len(repeats(round_, past)) == 2
+
+
+def test_king_of_the_hill_is_used_only_in_the_last_round() -> None:
+    ranked = [1, 2, 3, 4]
+    points = {1: 2, 2: 2, 3: 0, 4: 0}
+    past = [[Pair(1, 3), Pair(2, 4)], [Pair(1, 4), Pair(2, 3)]]
+    options = Options(rounds=3, king_of_the_hill=True)
+    last = next_round(SWISS, seeds=ranked, ranked=ranked, points=points, past=past, options=options)
+    assert {frozenset(p.players()) for p in last} == {frozenset({1, 2}), frozenset({3, 4})}
+    early = next_round(SWISS, seeds=ranked, ranked=ranked, points=points, past=past[:1], options=options)
+    # Round two of three: a plain Swiss, which keeps 1 and 3 apart (they met).
+    assert frozenset({1, 3}) not in {frozenset(p.players()) for p in early}
+
+
+def test_gibsonisation_pairs_the_clinched_leader_with_the_best_player_out_of_the_prizes() -> None:
+    # Half points; two rounds left (4 half points): 1 leads 2 by 6 and has clinched.
+    ranked = [1, 2, 3, 4, 5, 6]
+    points = {1: 12, 2: 6, 3: 6, 4: 4, 5: 0, 6: 0}
+    # With two prizes, 4 can still reach 8 (> 6): in contention; 5 and 6 cannot.
+    assert clinched_first(ranked, points, rounds_left=2) == 1
+    assert not out_of_the_prizes(4, ranked, points, rounds_left=2, prizes=2)
+    assert out_of_the_prizes(5, ranked, points, rounds_left=2, prizes=2)
+    assert gibson_opponent(ranked, points, [], rounds_left=2, prizes=2) == (1, 5)
+    # Preferring an opponent the leader has not met.
+    assert gibson_opponent(ranked, points, [[Pair(1, 5)]], rounds_left=2, prizes=2) == (1, 6)
+    options = Options(rounds=8, gibsonize=True, prizes=2)
+    past = [[Pair(a, b) for a, b in ((1, 6), (2, 5), (3, 4))]] * 6
+    round_ = next_round(SWISS, seeds=ranked, ranked=ranked, points=points, past=past, options=options)
+    assert frozenset(round_[0].players()) == frozenset({1, 5})
+    assert everyone_once(round_, ranked)
+
+
+def test_gibsonisation_waits_while_the_lead_can_still_be_caught() -> None:
+    ranked = [1, 2, 3, 4]
+    points = {1: 8, 2: 4, 3: 0, 4: 0}
+    # Two rounds left: a lead of 4 half points equals what is left to play for.
+    assert clinched_first(ranked, points, rounds_left=2) is None
+    assert gibson_opponent(ranked, points, [], rounds_left=2, prizes=1) is None
+    # Nobody out of the prizes (three prizes among four players): no Gibsonisation.
+    assert gibson_opponent(ranked, {1: 20, 2: 0, 3: 0, 4: 0}, [], rounds_left=1, prizes=3) is None
+
+
+def test_swiss_names_the_repeats_it_could_not_avoid() -> None:
+    players = [1, 2, 3, 4]
+    past = [[Pair(1, 2), Pair(3, 4)], [Pair(1, 3), Pair(2, 4)], [Pair(1, 4), Pair(2, 3)]]
+    round_ = swiss(players, {}, past)
+    assert len(repeats(round_, past)) == 2
+    assert repeats(swiss(players, {}, past[:1]), past[:1]) == []

@@ -95,3 +95,34 @@ def test_demo_tournament_loads_once_finished_and_rebuilds_from_its_log() -> None
     data = exports.collect(tournament)
     assert exports.preflight(data).ok
     assert len(data.games) == 6
+
+
+@pytest.mark.django_db
+def test_simulation_with_divisions_check_in_and_late_entries(django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        event, progress = simulate(
+            "--players", "9", "--rounds", "2", "--system", "swiss", "--seed", "5",
+            "--divisions", "2", "--no-shows", "1", "--late", "1",
+        )  # fmt: skip
+    divisions = list(event.divisions.order_by("division_code"))
+    assert [d.division_code for d in divisions] == ["a", "b"]
+    # Eight entered on time, one never checked in and was withdrawn; one entered late.
+    withdrawn = [r for d in divisions for r in d.registrations.filter(status="withdrawn")]
+    assert len(withdrawn) == 1
+    assert withdrawn[0].number is None
+    assert any(line.startswith("late entry:") for line in progress)
+    late = [e for d in divisions for e in d.events.filter(kind="registered", data__missed="loss")]
+    assert len(late) == 1
+    for division in divisions:
+        division.refresh_from_db()
+        assert division.status == Tournament.Status.FINISHED
+        assert standings_rows(services.current_standings(division)) == standings_rows(
+            services.standings_from_events(division)
+        )
+        assert exports.preflight(exports.collect(division)).ok
+    # The strongest division holds the highest ratings.
+    info = {
+        d.division_code: [services.rating_info(d, [r])[r.pk].rating or 0 for r in d.registrations.all()]
+        for d in divisions
+    }
+    assert min(info["a"]) > max(r for r in info["b"] if r)

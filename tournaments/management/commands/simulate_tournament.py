@@ -25,10 +25,16 @@ class Command(BaseCommand):
         parser.add_argument("--system", choices=pairing.SYSTEMS, required=True)
         parser.add_argument("--language", choices=engine.LANGUAGES, default="en")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--divisions", type=int, default=1, help="split the players by rating band")
+        parser.add_argument("--no-shows", type=int, default=0, help="players who never check in")
+        parser.add_argument("--late", type=int, default=0, help="players who enter after round one")
+        parser.add_argument("--missed", choices=("loss", "bye"), default="loss")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["players"] < 2:
             raise CommandError("--players must be at least 2")
+        if options["divisions"] < 1 or options["no_shows"] < 0 or options["late"] < 0:
+            raise CommandError("--divisions must be at least 1; --no-shows and --late at least 0")
         try:
             tournament = simulate_tournament(
                 players=options["players"],
@@ -36,6 +42,10 @@ class Command(BaseCommand):
                 system=options["system"],
                 language=options["language"],
                 seed=options["seed"],
+                divisions=options["divisions"],
+                no_shows=options["no_shows"],
+                late_entries=options["late"],
+                missed=options["missed"],
                 report=lambda line: self.stderr.write(line),
             )
         except TournamentError as exc:
