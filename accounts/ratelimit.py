@@ -62,18 +62,23 @@ def count(scope: str, ident: str, now: float, *, window: int = 60) -> int | None
         return None
 
 
+def clock() -> float:
+    """The wall clock the windows are counted on (one place, so tests can hold it still)."""
+    return time.time()
+
+
 def allow(scope: str, ident: str, *, limit: int, window: int = 60, now: float | None = None) -> bool:
     """Count one hit and say whether it is within ``limit`` per ``window`` seconds. A limit
     of 0 or less is off; an unavailable cache lets it through."""
     if limit <= 0:
         return True
-    hits = count(scope, ident, time.time() if now is None else now, window=window)
+    hits = count(scope, ident, clock() if now is None else now, window=window)
     return hits is None or hits <= limit
 
 
 def retry_after(*, window: int = 60, now: float | None = None) -> int:
     """Seconds to the next window (at least 1)."""
-    now = time.time() if now is None else now
+    now = clock() if now is None else now
     return max(1, math.ceil(window - now % window))
 
 

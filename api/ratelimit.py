@@ -10,7 +10,6 @@ window.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.conf import settings
@@ -43,7 +42,7 @@ class RateLimit(BaseThrottle):
         self.kind = kind
 
     def now(self) -> float:
-        return time.time()
+        return ratelimit.clock()
 
     def limit(self) -> int:
         return int(getattr(settings, LIMIT_SETTINGS[self.kind]))

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -14,6 +13,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, gettext_lazy
+from django_stubs_ext import StrOrPromise
 
 from games.models import ChatMessage, Game, Move, Seat
 from games.moderation import hide_chat_line
@@ -25,7 +25,7 @@ MODERATE = "accounts.moderate_players"
 HIDDEN = gettext_lazy("hidden while the game is on")
 
 
-def private_view(game: Game, state: Any) -> Any:
+def private_view(game: Game, state: object) -> object:
     """The engine state as staff may read it: racks and the bag stay private until the
     game is over, so a moderator who also plays can never peek at an opponent's tiles."""
     if game.status == Game.Status.FINISHED or not isinstance(state, dict):
@@ -154,10 +154,12 @@ class HiddenFilter(admin.SimpleListFilter):
     title = gettext_lazy("hidden by a moderator")
     parameter_name = "hidden"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[ChatMessage]
+    ) -> list[tuple[str, StrOrPromise]]:
         return [("yes", gettext_lazy("Yes")), ("no", gettext_lazy("No"))]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> QuerySet[ChatMessage]:
         if self.value() in ("yes", "no"):
             return queryset.filter(hidden_at__isnull=self.value() == "no")
         return queryset

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -50,6 +50,13 @@ def parse_tiles(text: str) -> list[engine.Placement]:
     return placements
 
 
+class ActionFields(TypedDict):
+    """What every action form gives ``Game.act``."""
+
+    version: int | None
+    action_id: str
+
+
 class ActionForm(forms.Form):
     """The fields every game action carries: the version the client saw and the
     client's id for this action (repeats of the same id are applied once)."""
@@ -57,7 +64,7 @@ class ActionForm(forms.Form):
     version = forms.IntegerField(min_value=0, error_messages={"required": MISSING_VERSION})
     action_id = forms.CharField(required=False, max_length=64)
 
-    def action_fields(self) -> dict[str, Any]:
+    def action_fields(self) -> ActionFields:
         """``version`` and ``action_id`` as ``Game.act`` takes them."""
         return {
             "version": self.cleaned_data["version"],

@@ -5,7 +5,6 @@ engine's data (so the page cannot drift from what the game really does)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -26,9 +25,9 @@ class HowToPlayForm(forms.Form):
     language = forms.ChoiceField(label=_("Game language"), choices=LANGUAGE_CHOICES)
 
 
-def tile_rows(language: str) -> list[dict[str, Any]]:
+def tile_rows(language: str) -> list[dict[str, object]]:
     tiles = engine.tileset(language)
-    rows = [
+    rows: list[dict[str, object]] = [
         {"letter": letter, "value": tiles.values[letter], "count": tiles.counts[letter]}
         for letter in tiles.alphabet
     ]
@@ -36,7 +35,7 @@ def tile_rows(language: str) -> list[dict[str, Any]]:
     return rows
 
 
-def board_context(language: str) -> dict[str, Any]:
+def board_context(language: str) -> dict[str, object]:
     """The empty board of ``language``'s layout, as the game's board partial draws it."""
     layout_name = engine.tileset(language).board
     geometry = engine.layout(layout_name)

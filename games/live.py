@@ -31,9 +31,11 @@ from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts.models import User
 from games import rendering
 from games.actions import ENGINE_ACTION_KINDS, Action
 from games.gameview import GameView, Loaded, chat_lines, load_game, view_of
@@ -344,7 +346,7 @@ def chat_fragment(game_id: int, pov: Pov) -> str:
 # ----- sockets: who watches, and what a client may ask ---------------------------------
 
 
-def watched_pov(game_id: int, user: object) -> Pov | None:
+def watched_pov(game_id: int, user: User | AnonymousUser) -> Pov | None:
     """Who ``user`` is to the game if they may watch it, else None (a socket's connect)."""
     game = Game.objects.watchable_by(user).with_seats().filter(pk=game_id).first()
     return game.pov(user) if game is not None else None

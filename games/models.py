@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.core.mail import send_mail
 from django.db import connection, models, transaction
 from django.db.models import Q
@@ -57,6 +58,9 @@ from games.pov import Pov, resolve
 
 if TYPE_CHECKING:
     from accounts.models import User
+
+    #: Who reads a list of games: a signed-in user, or nobody (anonymous).
+    Reader = User | AnonymousUser
 
 
 class GameError(Exception):
@@ -194,7 +198,7 @@ def rng_for(seed: int, purpose: str, number: int = 0) -> random.Random:
     return random.Random(f"{seed}:{purpose}:{number}")
 
 
-def lock_user(user: Any) -> None:
+def lock_user(user: User) -> None:
     """Lock ``user``'s row for the active-games count (call inside a transaction).
 
     ``FOR NO KEY UPDATE`` on PostgreSQL, not ``FOR UPDATE``: inserting a row that points
@@ -216,31 +220,31 @@ class GameQuerySet(models.QuerySet["Game"]):
         """Each game's seats with their users, fetched in one more query."""
         return self.prefetch_related(seats_with_users())
 
-    def for_player(self, user: Any) -> GameQuerySet:
+    def for_player(self, user: Reader) -> GameQuerySet:
         """Games where ``user`` has a seat (including friend invitations sent to them)."""
-        if not getattr(user, "is_authenticated", False):
+        if isinstance(user, AnonymousUser) or not user.is_authenticated:
             return self.none()
         return self.filter(seats__user=user).distinct()
 
-    def watchable_by(self, user: Any) -> GameQuerySet:
+    def watchable_by(self, user: Reader) -> GameQuerySet:
         """Games ``user`` may look at: their own (seated, or the open seek they created),
         and public games that have started. Anonymous users see nothing."""
-        if not getattr(user, "is_authenticated", False):
+        if isinstance(user, AnonymousUser) or not user.is_authenticated:
             return self.none()
         public = Q(is_public=True, status__in=[Game.Status.ACTIVE, Game.Status.FINISHED])
         own = Q(pk__in=Seat.objects.filter(user=user).values("game_id")) | Q(created_by=user)
         return self.filter(own | public)
 
-    def mine(self, user: Any) -> GameQuerySet:
+    def mine(self, user: Reader) -> GameQuerySet:
         """``user``'s games as the API lists them: seated in them (invitations included)
         or their own open seeks, with the creator and the seats read."""
-        if not getattr(user, "is_authenticated", False):
+        if isinstance(user, AnonymousUser) or not user.is_authenticated:
             return self.none()
         seated = Seat.objects.filter(user=user).values("game_id")
         mine = Q(pk__in=seated) | Q(created_by=user, status=Game.Status.OPEN)
         return self.filter(mine).select_related("created_by").with_seats()
 
-    def active_for(self, user: Any) -> GameQuerySet:
+    def active_for(self, user: User) -> GameQuerySet:
         """What counts against ``MAX_ACTIVE_GAMES``: what ``user`` took on (games on,
         invitations they sent, their open seeks). Invitations they received and have not
         accepted do not count: others could otherwise fill anyone's limit for them."""
@@ -249,7 +253,7 @@ class GameQuerySet(models.QuerySet["Game"]):
             | Q(created_by=user, status__in=[Game.Status.INVITED, Game.Status.OPEN])
         )
 
-    def invitations_sent_by(self, user: Any) -> GameQuerySet:
+    def invitations_sent_by(self, user: User) -> GameQuerySet:
         """Invitations ``user`` sent that wait for an answer (``MAX_PENDING_INVITATIONS``)."""
         return self.filter(created_by=user, status=Game.Status.INVITED, mode=Game.Mode.FRIEND)
 
@@ -488,23 +492,23 @@ class Game(models.Model):
     # One line each on top of ``act`` (for views, tasks and tests).
 
     def play(
-        self, user: Any, placements: list[engine.Placement], *, version: int | None, action_id: str = ""
+        self, user: object, placements: list[engine.Placement], *, version: int | None, action_id: str = ""
     ) -> Move:
         return self._move(self.act(user, Play.of(placements), version=version, action_id=action_id))
 
-    def exchange(self, user: Any, tiles: str, *, version: int | None, action_id: str = "") -> Move:
+    def exchange(self, user: object, tiles: str, *, version: int | None, action_id: str = "") -> Move:
         return self._move(self.act(user, Exchange.of(tiles), version=version, action_id=action_id))
 
-    def pass_turn(self, user: Any, *, version: int | None, action_id: str = "") -> Move:
+    def pass_turn(self, user: object, *, version: int | None, action_id: str = "") -> Move:
         return self._move(self.act(user, Pass(), version=version, action_id=action_id))
 
-    def resign(self, user: Any, *, version: int | None, action_id: str = "") -> Move:
+    def resign(self, user: object, *, version: int | None, action_id: str = "") -> Move:
         return self._move(self.act(user, Resign(), version=version, action_id=action_id))
 
-    def accept(self, user: Any, *, version: int | None, action_id: str = "") -> None:
+    def accept(self, user: object, *, version: int | None, action_id: str = "") -> None:
         self.act(user, Accept(), version=version, action_id=action_id)
 
-    def decline(self, user: Any, *, version: int | None, action_id: str = "") -> None:
+    def decline(self, user: object, *, version: int | None, action_id: str = "") -> None:
         self.act(user, Decline(), version=version, action_id=action_id)
 
     def timeout(self, *, now: datetime | None = None, version: int | None = None) -> Move | None:
@@ -779,7 +783,7 @@ class Game(models.Model):
         if seats is not None and read.version == self.version:
             # Copies: ``act`` changes scores, and a rolled-back action must leave the
             # caller's seats as they were.
-            self._prefetched_objects_cache: dict[str, Any] = {"seats": [copy.copy(s) for s in seats]}
+            self._prefetched_objects_cache: dict[str, list[Seat]] = {"seats": [copy.copy(s) for s in seats]}
         else:
             models.prefetch_related_objects([self], seats_with_users())
 
@@ -887,7 +891,9 @@ class Move(models.Model):
         return f"{self.game_id}#{self.number} {self.kind} {self.score}"
 
     @classmethod
-    def record(cls, game: Game, played: engine.Played, *, user: Any, dictionary_version: int | None) -> Move:
+    def record(
+        cls, game: Game, played: engine.Played, *, user: User | None, dictionary_version: int | None
+    ) -> Move:
         """Insert the row for ``played`` (call inside the locked transaction)."""
         rec = played.record
         return cls.objects.create(
@@ -997,7 +1003,7 @@ class ChatMessage(models.Model):
         return f"{self.author}: {self.text[:40]}"
 
 
-def create_seats(game: Game, players: Iterable[Any | str]) -> None:
+def create_seats(game: Game, players: Iterable[User | str]) -> None:
     """Seat ``players`` in order: a user, or a computer level string."""
     for index, player in enumerate(players):
         if isinstance(player, str):

@@ -166,3 +166,29 @@ def mia(db: None) -> Any:
     if moderators is not None:
         user.groups.add(moderators)
     return user
+
+
+@pytest.fixture(autouse=True)
+def _no_cache_outage_remembered() -> Iterator[None]:
+    """The shared rate limiter remembers a cache failure for a few seconds (it lets
+    everything through meanwhile): a test that brought the cache down must not leave
+    the next test in the same process without limits."""
+    from accounts import ratelimit
+
+    ratelimit.reset_outage()
+    yield
+    ratelimit.reset_outage()
+
+
+@pytest.fixture
+def still_clock(monkeypatch: pytest.MonkeyPatch) -> float:
+    """Rate limits count in fixed windows of the wall clock, so a test whose hits span a
+    window's end gets a fresh budget halfway (a rare flake). This holds their clock in
+    the middle of a window; returns the time it shows."""
+    import time
+
+    from accounts import ratelimit
+
+    now = (time.time() // 60) * 60 + 30
+    monkeypatch.setattr(ratelimit, "clock", lambda: now)
+    return now

@@ -17,7 +17,9 @@ from games.models import Game
 pytestmark = pytest.mark.django_db
 
 
-def test_writes_are_limited_per_user_across_tokens(api_as: Any, ana: Any, ben: Any, settings: Any) -> None:
+def test_writes_are_limited_per_user_across_tokens(
+    api_as: Any, ana: Any, ben: Any, settings: Any, still_clock: float
+) -> None:
     settings.API_WRITES_PER_MINUTE = 2
     api = api_as(ana)
     body = {"opponent": "computer", "level": "easy", "language": "en"}
@@ -38,7 +40,7 @@ def test_writes_are_limited_per_user_across_tokens(api_as: Any, ana: Any, ben: A
     assert api_as(ben).post("/games", body).status_code == 201
 
 
-def test_lookups_are_limited_per_user(api_as: Any, ana: Any, settings: Any) -> None:
+def test_lookups_are_limited_per_user(api_as: Any, ana: Any, settings: Any, still_clock: float) -> None:
     settings.API_LOOKUPS_PER_MINUTE = 3
     api = api_as(ana)
     assert [api.get(path).status_code for path in ("/account", "/games", "/words/en/cat")] == [200, 200, 200]

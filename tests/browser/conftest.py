@@ -73,7 +73,10 @@ def daphne_server(db_name: str, log_name: str, **env_vars: str) -> Iterator[str]
     ``test-artifacts/``, extra settings in ``env_vars``); yields its URL, stops it after."""
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / log_name
+    # One log per test worker: two workers writing one file truncate each other's, and a
+    # failure then shows the other server's log.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    log = ARTIFACTS / (f"{worker}-{log_name}" if worker else log_name)
     env = {
         **os.environ,
         "WORDGAME_TEST_DB_NAME": db_name,

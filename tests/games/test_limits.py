@@ -69,7 +69,9 @@ def chat(client: Client, game: Game, text: str) -> str:
     ).text
 
 
-def test_chat_lines_a_minute_are_limited_with_a_clear_message(ana: Any, ben: Any, settings: Any) -> None:
+def test_chat_lines_a_minute_are_limited_with_a_clear_message(
+    ana: Any, ben: Any, settings: Any, still_clock: float
+) -> None:
     settings.CHAT_LINES_PER_MINUTE = 2
     game = make_game(ana, ben)
     client = Client()
