@@ -34,6 +34,7 @@ from accounts.forms import (
 )
 from accounts.middleware import supported
 from accounts.models import Block, Friendship, Rating, RatingChange, User
+from accounts.names import username_key
 from accounts.services import AccountError, grant_signup_coins
 from accounts.statement import statement
 from accounts.throttling import signup_allowed
@@ -197,7 +198,7 @@ def friend_message(friendship: Friendship, other: User) -> str:
 @login_required
 def friend_action(request: AuthedRequest, username: str) -> HttpResponse:
     """Add, accept, or end (decline, withdraw, remove) from a list or a profile."""
-    other = get_object_or_404(User, username__iexact=username, is_active=True)
+    other = get_object_or_404(User.objects.named(username), is_active=True)
     action = request.POST.get("action", "")
     try:
         if action == "add":
@@ -226,7 +227,7 @@ def safe_next(request: HttpRequest, default: str) -> str:
 @require_POST
 @login_required
 def block(request: AuthedRequest, username: str) -> HttpResponse:
-    other = get_object_or_404(User, username__iexact=username, is_active=True)
+    other = get_object_or_404(User.objects.named(username), is_active=True)
     if request.POST.get("action") == "unblock":
         services.unblock_user(blocker=request.user, blocked=other)
         messages.success(request, gettext("You unblocked %(name)s.") % {"name": other.username})
@@ -250,7 +251,7 @@ def blocked(request: AuthedRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def report(request: AuthedRequest, username: str) -> HttpResponse:
-    other = get_object_or_404(User, username__iexact=username, is_active=True)
+    other = get_object_or_404(User.objects.named(username), is_active=True)
     initial = {"game": request.GET.get("game")} if request.GET.get("game", "").isdigit() else {}
     form = ReportForm(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -279,9 +280,13 @@ def search(request: AuthedRequest) -> HttpResponse:
     q = form.cleaned_data["q"].strip() if form.is_valid() else ""
     if q:
         found = list(
-            User.objects.filter(Q(username__icontains=q) | Q(display_name__icontains=q), is_active=True)
+            User.objects.filter(
+                # The key finds "ΩMEGA" from "ωmega" in every alphabet (icontains is ASCII-only on SQLite).
+                Q(username_key__contains=username_key(q)) | Q(display_name__icontains=q),
+                is_active=True,
+            )
             .exclude(pk=request.user.pk)
-            .order_by(Lower("username"))[:30]
+            .order_by("username_key")[:30]
         )
     return render(request, "accounts/search.html", {"form": form, "found": found, "searched": bool(q)})
 
@@ -307,7 +312,7 @@ def rating_items(player: User, names: dict[str, str]) -> list[dict[str, Any]]:
 @require_GET
 @login_required
 def profile(request: AuthedRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username__iexact=username, is_active=True)
+    player = get_object_or_404(User.objects.named(username), is_active=True)
     me = request.user
     names = dict(game_language_choices())
     context: dict[str, Any] = {

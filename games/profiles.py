@@ -143,6 +143,6 @@ class GamesPlayerData:
 @login_required
 def play_with(request: HttpRequest, username: str) -> HttpResponse:
     """The new-game form with ``username`` filled in as the friend to invite."""
-    friend = get_object_or_404(User, username__iexact=username, is_active=True)
+    friend = get_object_or_404(User.objects.named(username), is_active=True)
     form = NewGameForm(user=request.user, initial={"mode": Game.Mode.FRIEND, "opponent": friend.username})
     return render(request, "games/new.html", {"form": form})
