@@ -142,14 +142,18 @@ def delete_account(request: AuthedRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
-            services.delete_account(user=request.user)
+            # The "Resign all and delete" button, offered when games are in the way.
+            services.delete_account(user=request.user, resign_all="resign_all" in request.POST)
         except AccountError as exc:
             form.add_error(None, exc.message)
         else:
             logout(request)
             messages.success(request, gettext("Your account is deleted."))
             return redirect("home")
-    return render(request, "accounts/delete.html", {"form": form})
+    # Shown before the password is asked for: what is in the way, and the way through it.
+    return render(
+        request, "accounts/delete.html", {"form": form, "unfinished": hooks.unfinished_for(request.user)}
+    )
 
 
 @require_GET

@@ -68,6 +68,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "confirm_resign": _("Confirm that you want to resign."),
     "not_finished": _("The game record can be downloaded once the game is over."),
     "rematch_not_finished": _("A rematch can be asked for once the game is over."),
+    "rematch_player_gone": _("This player has deleted their account: no rematch is possible."),
 }
 
 

@@ -753,6 +753,12 @@ class Seat(models.Model):
             return gettext("Computer (%(level)s)") % {"level": self.get_computer_level_display()}
         return str(self.user)
 
+    @property
+    def player_gone(self) -> bool:
+        """The seat's player deleted (or had deactivated) their account: no new game with
+        them can ever be accepted."""
+        return self.user is not None and not self.user.is_active
+
 
 class Move(models.Model):
     """One recorded action of a game, in order: enough to replay and export it."""

@@ -477,7 +477,7 @@ def game_context(game: Game | Loaded, viewer: Any, **extra: Any) -> dict[str, An
         "can_accept": "accept" in allowed,
         "can_cancel": "decline" in allowed and getattr(viewer, "pk", None) == game.created_by_id,
         "can_chat": is_player,
-        "can_rematch": over and is_player,
+        "can_rematch": over and is_player and not any(s.player_gone for s in seats),
         "gcg_available": over,
         "seats": seat_items,
         "turn_seat": game.turn_seat if active else None,
