@@ -28,7 +28,7 @@ import engine
 from accounts.services import blocked_ids, on_vacation_now
 from dictionaries.models import language_name
 from engine.board import square_name
-from games import analysis, extras
+from games import analysis, extras, hooks
 from games.actions import ENGINE_ACTION_KINDS, Action
 from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
 
@@ -984,6 +984,7 @@ def lobby_context(user: Any, **extra: Any) -> dict[str, Any]:
             their_turn.append(item)
     finished = [lobby_item(g, user) for g in own.filter(status=Game.Status.FINISHED)[:20]]
     seeks = Game.objects.filter(created_by=user, status=Game.Status.OPEN).order_by("created_at")
+    hooks.annotate_lobby([*your_turn, *their_turn, *finished, *received, *sent], user)
     context: dict[str, Any] = {
         "your_turn": your_turn,
         "their_turn": their_turn,

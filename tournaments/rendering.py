@@ -3,10 +3,12 @@ for the consumer alike, so a partial looks the same whichever path rendered it."
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from dictionaries.models import language_name
@@ -43,8 +45,9 @@ def result_text(outcome: Outcome, first: str, second: str) -> str:
     return f"{outcome.first_score}–{outcome.second_score}"
 
 
-def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
-    """One log entry in words (``names``: player number to name)."""
+def event_text(event: TournamentEvent, names: dict[int, str], *, by_themselves: bool = False) -> str:
+    """One log entry in words (``names``: player number to name). ``by_themselves``: the
+    player the entry is about made it, and the log already names them as its author."""
     d = event.data
 
     def name(number: Any) -> str:
@@ -54,8 +57,12 @@ def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
     if kind == TournamentEvent.Kind.CREATED:
         return gettext("Created the tournament.")
     if kind == TournamentEvent.Kind.REGISTERED:
+        if by_themselves:
+            return gettext("Entered.")
         return gettext("%(name)s entered.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.WITHDRAWN:
+        if by_themselves:
+            return gettext("Withdrew.")
         return gettext("%(name)s withdrew.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.REINSTATED:
         return gettext("%(name)s was reinstated.") % {"name": d.get("name", "")}
@@ -166,16 +173,36 @@ def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
 
 def _log(tournament: Tournament, registrations: list[Registration]) -> list[dict[str, Any]]:
     names = {r.number: r.name for r in registrations if r.number is not None}
+    players = {r.pk: r.user_id for r in registrations}
     return [
         {
             "sequence": e.sequence,
             "when": e.created_at,
             "who": e.actor.username if e.actor is not None else "Wordgame",
-            "what": event_text(e, names),
+            "what": event_text(
+                e,
+                names,
+                by_themselves=e.actor_id is not None
+                and e.actor_id == players.get(e.data.get("registration")),
+            ),
             "why": e.reason,
         }
         for e in tournament.events.select_related("actor").order_by("-sequence")
     ]
+
+
+def status_label(tournament: Tournament, now: datetime | None = None) -> str:
+    """The tournament's state as the page says it. Pairing round 1 makes it "running",
+    but nothing is played until the organiser starts a round: until then it is not yet
+    in progress, whatever its start time. Registration is closed once the start time is
+    past, even before round 1 is paired."""
+    now = now or timezone.now()
+    if tournament.status == Tournament.Status.RUNNING:
+        if not tournament.round_set.filter(status=Round.Status.STARTED).exists():
+            return gettext("Round 1 paired, not started yet")
+    elif tournament.status == Tournament.Status.REGISTRATION and now >= tournament.starts_at:
+        return gettext("Registration closed, waiting for round 1")
+    return tournament.get_status_display()
 
 
 def tournament_context(
@@ -191,6 +218,7 @@ def tournament_context(
         "is_organiser": tournament.run_by(viewer),
         "registration": mine,
         "registration_open": services.registration_open(tournament),
+        "status_label": status_label(tournament),
         "players": [r for r in registrations if r.number is not None or r.is_active],
         "standings": _standing_rows(tournament, registrations),
         "rounds": rounds,
