@@ -256,6 +256,10 @@ def blocked(request: AuthedRequest) -> HttpResponse:
 @login_required
 def report(request: AuthedRequest, username: str) -> HttpResponse:
     other = get_object_or_404(User.objects.named(username), is_active=True)
+    if other.pk == request.user.pk:
+        # The form would only refuse after it was filled in: say so at once.
+        messages.error(request, AccountError("self").message)
+        return redirect("players:profile", other.username)
     initial = {"game": request.GET.get("game")} if request.GET.get("game", "").isdigit() else {}
     form = ReportForm(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -436,6 +436,8 @@ def game_context(game: Game | Loaded, viewer: Any, **extra: Any) -> dict[str, An
                 "name_words": seat.display_name.split(),
                 "initials": initials(seat.display_name),
                 "is_computer": seat.is_computer,
+                # The player's own avatar colour, as on every other page.
+                "avatar_index": seat.user.avatar_index if seat.user is not None else None,
                 "level": seat.get_computer_level_display() if seat.is_computer else "",
                 "score": state.scores[i] if state else seat.score,
                 "is_turn": active and game.turn_seat == i,
