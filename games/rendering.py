@@ -675,11 +675,21 @@ def preview_item(
     """The free word-value preview; with ``strength`` (word strength, bought for this
     turn) also the play's rank among all legal plays and its share of the best score."""
     if evaluation is None:
-        return {"valid": False, "score": 0, "bingo": False, "words": [], "error": error, "strength": None}
+        return {
+            "valid": False,
+            "score": 0,
+            "bingo": False,
+            "bingo_bonus": 0,
+            "words": [],
+            "error": error,
+            "strength": None,
+        }
     return {
         "valid": True,
         "score": evaluation.score,
         "bingo": evaluation.bingo,
+        # Its own line beside the words, so that they add up to the score ("Play 63").
+        "bingo_bonus": evaluation.score - sum(w.score for w in evaluation.words) if evaluation.bingo else 0,
         "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
         "error": "",
         "strength": strength,
