@@ -191,14 +191,16 @@ def _log(tournament: Tournament, registrations: list[Registration]) -> list[dict
     ]
 
 
-def status_label(tournament: Tournament, now: datetime | None = None) -> str:
+def status_label(tournament: Tournament, now: datetime | None = None, *, started: bool | None = None) -> str:
     """The tournament's state as the page says it. Pairing round 1 makes it "running",
     but nothing is played until the organiser starts a round: until then it is not yet
     in progress, whatever its start time. Registration is closed once the start time is
     past, even before round 1 is paired."""
     now = now or timezone.now()
     if tournament.status == Tournament.Status.RUNNING:
-        if not tournament.round_set.filter(status=Round.Status.STARTED).exists():
+        if started is None:
+            started = tournament.round_set.filter(status=Round.Status.STARTED).exists()
+        if not started:
             return gettext("Round 1 paired, not started yet")
     elif tournament.status == Tournament.Status.REGISTRATION and now >= tournament.starts_at:
         return gettext("Registration closed, waiting for round 1")
@@ -244,6 +246,17 @@ def fragments_for(tournament_id: int, viewer: Any) -> str:
 def tournament_list(viewer: Any) -> dict[str, list[Tournament]]:
     """The tournaments page: open for registration, in progress, finished."""
     all_ = list(Tournament.objects.select_related("created_by").order_by("-starts_at", "-pk")[:200])
+    started = set(
+        Round.objects.filter(tournament__in=all_, status=Round.Status.STARTED).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    now = timezone.now()
+    for t in all_:
+        # Each row says what its section heading may not: paired but not started yet,
+        # or registration closed before round 1.
+        label = status_label(t, now, started=t.pk in started)
+        t.status_note = label if label != t.get_status_display() else ""  # type: ignore[attr-defined]
     return {
         "open": [t for t in all_ if t.status == Tournament.Status.REGISTRATION],
         "running": [t for t in all_ if t.status == Tournament.Status.RUNNING],

@@ -29,8 +29,12 @@ def test_a_paired_tournament_is_not_in_progress_before_a_round_starts(olga: Any)
     tournament.refresh_from_db()
     assert tournament.status == "running"
     assert status_label(tournament) == "Round 1 paired, not started yet"
+    listed = Client()
+    listed.force_login(olga)
+    assert "Round 1 paired, not started yet" in listed.get(reverse("tournaments:list")).text
     services.start_round(tournament=tournament, by=olga, seed=1)
     assert status_label(tournament) == "In progress"
+    assert "Round 1 paired, not started yet" not in listed.get(reverse("tournaments:list")).text
 
 
 def test_registration_is_shown_closed_once_the_start_time_is_past(olga: Any) -> None:
