@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -17,7 +18,16 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import hooks, moderation
 from accounts.forms import CoinAdjustmentForm, ModerationForm, ReportModerationForm
-from accounts.models import Block, CoinEntry, ModerationAction, Rating, RatingChange, Report, User
+from accounts.models import (
+    Block,
+    CoinEntry,
+    ModerationAction,
+    Rating,
+    RatingChange,
+    Report,
+    User,
+    UsernameRename,
+)
 from accounts.services import NotEnoughCoins, adjust_coins, resolve_reports
 
 #: The permission behind every moderation action (the "Moderators" group has it).
@@ -41,8 +51,32 @@ class ModerationActionInline(admin.TabularInline[ModerationAction, User]):
         return False
 
 
+def _unique_username(form: UserChangeForm[User] | AdminUserCreationForm) -> str:
+    """The username, refused when another account has it in any case or Unicode form (the
+    database would refuse it too, with an error page instead of a message)."""
+    username: str = form.cleaned_data["username"]
+    others = User.objects.named(username)
+    if form.instance.pk is not None:
+        others = others.exclude(pk=form.instance.pk)
+    if others.exists():
+        raise ValidationError(_("A user with that username already exists."), code="unique")
+    return username
+
+
+class WordgameUserChangeForm(UserChangeForm[User]):
+    def clean_username(self) -> str:
+        return _unique_username(self)
+
+
+class WordgameUserCreationForm(AdminUserCreationForm):
+    def clean_username(self) -> str:
+        return _unique_username(self)
+
+
 @admin.register(User)
 class WordgameUserAdmin(UserAdmin[User]):
+    form = WordgameUserChangeForm
+    add_form = WordgameUserCreationForm
     list_display = ("username", "email", "first_name", "last_name", "is_staff", "is_bot", "coins")
     readonly_fields = ("coins", "last_daily_bonus", "deleted_at", "is_bot", "moderation_state")
     fieldsets = (
@@ -374,3 +408,20 @@ class RatingChangeAdmin(admin.ModelAdmin[RatingChange]):
         "reference",
         "created_at",
     )
+
+
+@admin.register(UsernameRename)
+class UsernameRenameAdmin(admin.ModelAdmin[UsernameRename]):
+    """Accounts renamed when usernames became unique regardless of case (read-only record)."""
+
+    list_display = ("old_username", "new_username", "user", "kept_by", "renamed_at", "told_at")
+    list_filter = ("told_at",)
+    search_fields = ("old_username", "new_username")
+    list_select_related = ("user", "kept_by")
+    readonly_fields = ("user", "old_username", "new_username", "kept_by", "renamed_at", "told_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: UsernameRename | None = None) -> bool:
+        return False

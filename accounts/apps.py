@@ -3,7 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.contrib.auth.signals import user_logged_in
+from django.db.models.signals import post_migrate, pre_save
 from django.utils.translation import gettext_lazy as _
 
 MODERATORS = "Moderators"
@@ -23,9 +24,47 @@ def restore_report_permissions(**kwargs: Any) -> None:
     )
 
 
+def tell_renames(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """At log-in (framework plumbing: Django's ``user_logged_in``), tell a player whose
+    account was renamed by migration 0006 its new name, once. There is no notification
+    centre yet; this message on the next page is how they learn it."""
+    from django.contrib import messages
+    from django.utils import timezone
+    from django.utils.translation import gettext
+
+    from accounts.models import UsernameRename
+
+    renames = list(UsernameRename.objects.filter(user=user, told_at__isnull=True))
+    if not renames or request is None:
+        return
+    for rename in renames:
+        messages.warning(
+            request,
+            gettext(
+                "Usernames are now unique regardless of case, and an older account was already "
+                "called %(old)s: yours is now %(new)s. Sign in with the new name from now on."
+            )
+            % {"old": rename.old_username, "new": rename.new_username},
+        )
+    UsernameRename.objects.filter(pk__in=[r.pk for r in renames]).update(told_at=timezone.now())
+
+
+def derive_username_key(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> None:
+    """``loaddata`` saves raw, past ``User.save()``: the unique key must still follow the
+    username (framework plumbing, like a cache key)."""
+    if raw:
+        from accounts.names import username_key
+
+        instance.username_key = username_key(instance.username)
+
+
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
         post_migrate.connect(restore_report_permissions, sender=self, dispatch_uid="accounts.reports")
+        user_logged_in.connect(tell_renames, dispatch_uid="accounts.tell_renames")
+        pre_save.connect(
+            derive_username_key, sender=self.get_model("User"), dispatch_uid="accounts.username_key"
+        )

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from accounts.models import Report, User
+from accounts.names import username_key
 from accounts.services import MAX_AMOUNT, RESERVED_USERNAMES
 
 
@@ -21,10 +22,10 @@ class SignupForm(UserCreationForm[User]):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
-        if username.casefold() in RESERVED_USERNAMES:
+        if username_key(username) in RESERVED_USERNAMES:
             raise ValidationError(_("That username is reserved."), code="username_reserved")
-        # The database constraint is case-insensitive; say so before it would refuse.
-        if User.objects.filter(username__iexact=username).exists():
+        # The database refuses a name whose key (case folded, NFKC) is taken; say so first.
+        if User.objects.named(username).exists():
             raise ValidationError(_("That username is taken."), code="username_taken")
         return username
 
@@ -103,7 +104,7 @@ class UsernameForm(forms.Form):
 
     def clean_username(self) -> User:
         name = self.cleaned_data["username"].strip()
-        user = User.objects.filter(username__iexact=name, is_active=True).first()
+        user = User.objects.named(name).filter(is_active=True).first()
         if user is None:
             raise ValidationError(_("There is no player with that name."), code="unknown_player")
         return user

@@ -8,7 +8,7 @@ registers one provider from its ``AppConfig.ready()``::
     from accounts.hooks import register_player_data
     register_player_data("games", GamesPlayerData())
 
-A provider has four methods (``PlayerData``); each takes the user. Providers are kept
+A provider has five methods (``PlayerData``); each takes the user. Providers are kept
 by name, so registering again replaces, and tests may register their own.
 """
 
@@ -43,6 +43,14 @@ class LanguageStatistics:
     bingos: int
 
 
+@dataclass(frozen=True)
+class Unfinished:
+    """One thing in the way of deleting an account: a game going on, an invitation..."""
+
+    label: str
+    url: str
+
+
 class PlayerData(Protocol):
     def statistics(self, user: User) -> list[LanguageStatistics]:
         """Statistics per game language, for the profile."""
@@ -52,8 +60,15 @@ class PlayerData(Protocol):
         """The player's own data held by the app, as JSON-ready values."""
         ...
 
-    def unfinished(self, user: User) -> int:
-        """How many things stop the account from being deleted now (games still going)."""
+    def unfinished(self, user: User) -> list[Unfinished]:
+        """What stops the account from being deleted now (games still going), each with
+        a label in the active interface language and a link."""
+        ...
+
+    def give_up(self, user: User) -> None:
+        """Resign, decline or cancel everything ``unfinished`` lists, each in its own
+        transaction (called before the deletion's, which locks the user row: game rows are
+        locked before user rows, never after)."""
         ...
 
     def erase(self, user: User) -> None:
@@ -125,3 +140,7 @@ def game_summary(game_id: int | None) -> GameSummary | None:
         return None
     result: GameSummary | None = _game_summary[0](game_id)
     return result
+
+
+def unfinished_for(user: User) -> list[Unfinished]:
+    return [item for _name, provider in providers() for item in provider.unfinished(user)]

@@ -7,14 +7,15 @@ from typing import Any, ClassVar, NoReturn
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from accounts import glicko2
+from accounts.names import username_key, validate_name
 from accounts.reasons import reason_label
 
 
@@ -25,23 +26,43 @@ def bot_label(name: str) -> str:
 
 class UserManager(DjangoUserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> User:
-        # Log-in is case-insensitive, matching the case-insensitive uniqueness below.
-        return self.get(username__iexact=username)
+        # Log-in finds the account by the same key that keeps usernames unique.
+        return self.get(username_key=username_key(username or ""))
+
+    def named(self, name: str) -> models.QuerySet[User]:
+        """The account called ``name``, whatever its case or Unicode form (at most one)."""
+        return self.filter(username_key=username_key(name.strip()))
 
 
 class User(AbstractUser):
-    """A player (or moderator, or organiser). Usernames are unique regardless of case.
+    """A player (or moderator, or organiser). Usernames are unique regardless of case, in
+    every alphabet: ``username_key`` (``accounts.names.username_key``: NFKC and case folding)
+    is derived from the username on every save and is unique in the database.
 
     ``coins`` is the player's balance: only ``accounts.services`` changes it, in the
     same locked transaction as the ledger entry (``CoinEntry``) that explains it, so it
     always equals the sum of the player's entries and never goes below zero.
     """
 
+    username = models.CharField(
+        _("username"),
+        max_length=150,
+        unique=True,
+        help_text=_("Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only."),
+        validators=[UnicodeUsernameValidator(), validate_name],
+        error_messages={"unique": _("A user with that username already exists.")},
+    )
+    # Case folding can lengthen a name (ß → ss, ﬃ → ffi): room for three times as long.
+    username_key = models.CharField(_("username key"), max_length=450, unique=True, editable=False)
     coins = models.PositiveIntegerField(_("coins"), default=0, editable=False)
     #: The UTC day of the last daily bonus (``None``: never had one).
     last_daily_bonus = models.DateField(_("last daily bonus"), null=True, blank=True, editable=False)
     display_name = models.CharField(
-        _("display name"), max_length=40, blank=True, help_text=_("Shown on your profile; optional.")
+        _("display name"),
+        max_length=40,
+        blank=True,
+        help_text=_("Shown on your profile; optional."),
+        validators=[validate_name],
     )
     # A game language code (engine.LANGUAGES) and an interface language code (settings.LANGUAGES).
     game_language = models.CharField(_("preferred game language"), max_length=8, blank=True)
@@ -63,12 +84,20 @@ class User(AbstractUser):
         verbose_name_plural = _("users")
         permissions = [("adjust_coins", "Can grant or take coins")]
         constraints = [
-            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
             models.CheckConstraint(condition=Q(coins__gte=0), name="accounts_user_coins_not_negative"),
         ]
 
     def __str__(self) -> str:
         return self.username
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The key is the username's shadow, not a workflow: it must follow every write of
+        # the username, whoever makes it (sign-up, the admin, anonymisation, a rename).
+        self.username_key = username_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)
 
     @property
     def shown_name(self) -> str:
@@ -465,3 +494,34 @@ class Notice(models.Model):
         from accounts.notices import notice_text
 
         return notice_text(self)
+
+
+class UsernameRename(models.Model):
+    """An account renamed because its name clashed with an older one once usernames became
+    unique regardless of case in every alphabet (migration ``0006``). Never merged, never
+    deleted: the newer account got a number appended. The owner is told at their next log-in
+    (``told_at``), and staff see every rename in the admin."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="renames", verbose_name=_("user")
+    )
+    old_username = models.CharField(_("old username"), max_length=150)
+    new_username = models.CharField(_("new username"), max_length=150)
+    #: The older account that kept the name.
+    kept_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("kept by"),
+    )
+    renamed_at = models.DateTimeField(_("renamed at"))
+    told_at = models.DateTimeField(_("owner told at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("username rename")
+        verbose_name_plural = _("username renames")
+        ordering = ["-renamed_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.old_username} → {self.new_username}"

@@ -616,11 +616,16 @@ def end_vacation(*, user: User, now: datetime | None = None) -> VacationPeriod:
     return current
 
 
-def delete_account(*, user: User) -> User:
+def delete_account(*, user: User, resign_all: bool = False) -> User:
     """Anonymise ``user``: the row stays (as "deleted player N") so that finished games
     and ledger entries keep their player, and everything personal goes: names, e-mail,
     password, languages, friends, blocks, vacations, and what other apps erase through
-    ``accounts.hooks``. Refused while games are still going (``unfinished_games``)."""
+    ``accounts.hooks``. Refused while games are still going (``unfinished_games``), unless
+    ``resign_all``: then every game in the way is resigned, declined or cancelled first
+    (each in its own transaction, before the user row is locked)."""
+    if resign_all:
+        for _name, provider in hooks.providers():
+            provider.give_up(user)
     with transaction.atomic():
         lock_users(user)
         if any(provider.unfinished(user) for _name, provider in hooks.providers()):

@@ -34,6 +34,7 @@ from accounts.forms import (
 )
 from accounts.middleware import supported
 from accounts.models import Block, Friendship, Rating, RatingChange, User
+from accounts.names import username_key
 from accounts.services import AccountError, grant_signup_coins
 from accounts.statement import statement
 from accounts.throttling import signup_allowed
@@ -149,14 +150,18 @@ def delete_account(request: AuthedRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
-            services.delete_account(user=request.user)
+            # The "Resign all and delete" button, offered when games are in the way.
+            services.delete_account(user=request.user, resign_all="resign_all" in request.POST)
         except AccountError as exc:
             form.add_error(None, exc.message)
         else:
             logout(request)
             messages.success(request, gettext("Your account is deleted."))
             return redirect("home")
-    return render(request, "accounts/delete.html", {"form": form})
+    # Shown before the password is asked for: what is in the way, and the way through it.
+    return render(
+        request, "accounts/delete.html", {"form": form, "unfinished": hooks.unfinished_for(request.user)}
+    )
 
 
 @require_GET
@@ -205,7 +210,7 @@ def friend_message(friendship: Friendship, other: User) -> str:
 @login_required
 def friend_action(request: AuthedRequest, username: str) -> HttpResponse:
     """Add, accept, or end (decline, withdraw, remove) from a list or a profile."""
-    other = get_object_or_404(User, username__iexact=username, is_active=True)
+    other = get_object_or_404(User.objects.named(username), is_active=True)
     action = request.POST.get("action", "")
     try:
         if action == "add":
@@ -234,7 +239,7 @@ def safe_next(request: HttpRequest, default: str) -> str:
 @require_POST
 @login_required
 def block(request: AuthedRequest, username: str) -> HttpResponse:
-    other = get_object_or_404(User, username__iexact=username, is_active=True)
+    other = get_object_or_404(User.objects.named(username), is_active=True)
     if request.POST.get("action") == "unblock":
         services.unblock_user(blocker=request.user, blocked=other)
         messages.success(request, gettext("You unblocked %(name)s.") % {"name": other.username})
@@ -258,7 +263,11 @@ def blocked(request: AuthedRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @login_required
 def report(request: AuthedRequest, username: str) -> HttpResponse:
-    other = get_object_or_404(User, username__iexact=username, is_active=True)
+    other = get_object_or_404(User.objects.named(username), is_active=True)
+    if other.pk == request.user.pk:
+        # The form would only refuse after it was filled in: say so at once.
+        messages.error(request, AccountError("self").message)
+        return redirect("players:profile", other.username)
     initial = {"game": request.GET.get("game")} if request.GET.get("game", "").isdigit() else {}
     form = ReportForm(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -287,9 +296,13 @@ def search(request: AuthedRequest) -> HttpResponse:
     q = form.cleaned_data["q"].strip() if form.is_valid() else ""
     if q:
         found = list(
-            User.objects.filter(Q(username__icontains=q) | Q(display_name__icontains=q), is_active=True)
+            User.objects.filter(
+                # The key finds "ΩMEGA" from "ωmega" in every alphabet (icontains is ASCII-only on SQLite).
+                Q(username_key__contains=username_key(q)) | Q(display_name__icontains=q),
+                is_active=True,
+            )
             .exclude(pk=request.user.pk)
-            .order_by(Lower("username"))[:30]
+            .order_by("username_key")[:30]
         )
     return render(request, "accounts/search.html", {"form": form, "found": found, "searched": bool(q)})
 
@@ -315,7 +328,7 @@ def rating_items(player: User, names: dict[str, str]) -> list[dict[str, Any]]:
 @require_GET
 @login_required
 def profile(request: AuthedRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username__iexact=username, is_active=True)
+    player = get_object_or_404(User.objects.named(username), is_active=True)
     me = request.user
     names = dict(game_language_choices())
     context: dict[str, Any] = {

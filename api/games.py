@@ -139,7 +139,7 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
         mode = Game.Mode.RANDOM
     else:
         mode = Game.Mode.FRIEND
-        opponent = get_user_model().objects.filter(username__iexact=body.opponent, is_active=True).first()
+        opponent = get_user_model().objects.named(body.opponent).filter(is_active=True).first()
         if opponent is None:
             raise ApiError("unknown_opponent")
         if opponent.pk == user.pk:

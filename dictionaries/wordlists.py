@@ -377,14 +377,18 @@ def write_word_list(path: Path, words: Iterable[str]) -> None:
 
 
 def policy_files(language: str, directory: Path) -> tuple[Container[str], list[str]]:
-    """(enclitics, stoplist) for ``language`` from ``directory`` (missing = empty)."""
+    """(enclitics, stoplist) for ``language`` from ``directory`` (missing = empty). The
+    stop-list is the hand-written ``<LANG>.stoplist.txt`` and the names derived from the
+    source dictionary's affix flags, ``<LANG>.propernouns.txt``
+    (``scripts/derive_proper_nouns.py``)."""
     enclitics_path = directory / f"{language}.enclitics.dawg"
-    stop_path = directory / f"{language}.stoplist.txt"
     enclitics: Container[str] = frozenset()
     if enclitics_path.exists():
         enclitics = WordGraph.load(enclitics_path)
     stop: list[str] = []
-    if stop_path.exists():
+    for stop_path in (directory / f"{language}.stoplist.txt", directory / f"{language}.propernouns.txt"):
+        if not stop_path.exists():
+            continue
         for entry in read_word_list(stop_path):
             word = normalize_word(language, entry)
             if word is None:

@@ -3,8 +3,8 @@
 :func:`analyse_moves` is plain computation over the moves' records (board before, rack
 before, what was played) with the engine's move generator: for each play, exchange or
 pass, the best play and its score, the points left on the table, the rack leave, the
-move's rank among all legal plays (1 + the plays that score more; equal scores share a
-rank) and whether a bingo was there and missed. :func:`totals` sums it per seat.
+move's rank among all legal plays and not playing (1 + the plays that score more; equal
+scores share a rank; a swap or pass scores 0) and whether a bingo was there and missed. :func:`totals` sums it per seat.
 ``games.tasks.analyse_game`` runs it when a game ends and stores the result
 (``GameAnalysis``); the study list (``StudyItem``) is collected from it.
 
@@ -117,9 +117,11 @@ def _entry(move: PlayedMove, every: Sequence[GeneratedMove]) -> dict[str, Any]:
         "best": describe(best) if best else None,
         "best_score": best_score,
         "points_left": max(0, best_score - played),
-        # Plays scoring more than this one, plus one: equal scores share a rank.
+        # Plays scoring more than this one, plus one: equal scores share a rank. The
+        # choices are every legal play and not playing (a swap or a pass, worth 0, ranked
+        # with any play worth 0): so a swap is never ranked below the last of them.
         "rank": 1 + sum(1 for m in every if m.score > played),
-        "of": len(every),
+        "of": len(every) + 1,
         "share": round(100 * played / best_score) if best_score else 100,
         "bingo_available": bool(bingos),
         "best_bingo": describe(bingos[0]) if bingos else None,

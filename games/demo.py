@@ -31,7 +31,7 @@ DEMO_PLAYS = 4
 
 def demo_user(username: str) -> tuple[Any, bool]:
     User = get_user_model()
-    user = User.objects.filter(username__iexact=username).first()
+    user = User.objects.named(username).first()
     if user is not None:
         return user, False
     return User.objects.create_user(

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from accounts.names import validate_text
 from accounts.services import is_blocked
 from dictionaries.models import LANGUAGE_CHOICES
 from games.actions import Exchange, Play
@@ -123,6 +124,9 @@ class ChatForm(forms.Form):
         # only those would show as an empty message.
         if all(ch.isspace() or unicodedata.category(ch) in {"Cc", "Cf"} for ch in text):
             raise forms.ValidationError(error_message("empty_chat"), code="empty_chat")
+        # A direction override (U+202E) would turn the rest of the line, and what follows it
+        # on the page, around; an invisible character hides what is really written.
+        validate_text(text)
         return text
 
 
@@ -181,7 +185,7 @@ class NewGameForm(forms.Form):
             if not name:
                 self.add_error("opponent", error_message("bad_opponent"))
             else:
-                opponent = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+                opponent = get_user_model().objects.named(name).filter(is_active=True).first()
                 if opponent is None:
                     self.add_error("opponent", error_message("unknown_opponent"))
                 elif opponent.pk == self.user.pk:

@@ -107,6 +107,8 @@ class SeatView:
     final_rack: str  # the rack left at the end (public then), "" before
     adjustment: int  # what the end moved to or from the score
     vacation_until: datetime | None
+    player_gone: bool  # the account was deleted (no rematch against it)
+    avatar_index: int | None  # the player's own avatar colour, as on every other page
 
     @property
     def is_computer(self) -> bool:
@@ -539,6 +541,8 @@ def seat_views(
             final_rack=state.racks[i] if (over and state) else "",
             adjustment=end.adjustments[i] if (over and end) else 0,
             vacation_until=away.get(seat.user_id) if seat.user_id is not None else None,
+            player_gone=seat.player_gone,
+            avatar_index=seat.user.avatar_index if seat.user is not None else None,
         )
 
     return tuple(view(seat) for seat in game.seat_list())

@@ -86,6 +86,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
         "on). It ends on its own."
     ),
     "bot_rated_human": _("Bots play rated games only against other bots, and people only against people."),
+    "rematch_player_gone": _("This player has deleted their account: no rematch is possible."),
 }
 
 

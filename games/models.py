@@ -253,6 +253,14 @@ class GameQuerySet(models.QuerySet["Game"]):
             | Q(created_by=user, status__in=[Game.Status.INVITED, Game.Status.OPEN])
         )
 
+    def unfinished_for(self, user: User) -> GameQuerySet:
+        """Every game ``user`` still has a part in: games on, invitations sent or received,
+        their open seeks (what stands in the way of deleting the account)."""
+        return self.filter(
+            Q(pk__in=Seat.objects.filter(user=user).values("game_id"), status__in=Game.LIVE_STATUSES)
+            | Q(created_by=user, status=Game.Status.OPEN)
+        )
+
     def invitations_sent_by(self, user: User) -> GameQuerySet:
         """Invitations ``user`` sent that wait for an answer (``MAX_PENDING_INVITATIONS``)."""
         return self.filter(created_by=user, status=Game.Status.INVITED, mode=Game.Mode.FRIEND)
@@ -843,6 +851,12 @@ class Seat(models.Model):
         if self.user_id is None:
             return gettext("Computer (%(level)s)") % {"level": self.get_computer_level_display()}
         return bot_label(str(self.user)) if getattr(self.user, "is_bot", False) else str(self.user)
+
+    @property
+    def player_gone(self) -> bool:
+        """The seat's player deleted (or had deactivated) their account: no new game with
+        them can ever be accepted."""
+        return self.user is not None and not self.user.is_active
 
 
 class Move(models.Model):

@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from accounts.hooks import BestPlay, LanguageStatistics
+from accounts.hooks import BestPlay, LanguageStatistics, Unfinished
 from accounts.models import User
 from games.forms import NewGameForm
-from games.models import ChatMessage, Game, Move, Seat
+from games.models import ChatMessage, Game, GameError, Move, Seat
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -123,6 +125,18 @@ def export_games(user: Any) -> dict[str, Any]:
     return {"games": games, "moves": moves, "chat": chat}
 
 
+def unfinished_label(game: Game, user: Any) -> str:
+    """ "Game 12 against ben: In progress", in the active interface language."""
+    others = [s.display_name for s in game.seat_list() if s.user_id != user.pk]
+    if not others:
+        return gettext("Game %(id)s: %(status)s") % {"id": game.pk, "status": game.get_status_display()}
+    return gettext("Game %(id)s against %(players)s: %(status)s") % {
+        "id": game.pk,
+        "players": ", ".join(others),
+        "status": game.get_status_display(),
+    }
+
+
 class GamesPlayerData:
     """The games app's side of ``accounts.hooks.PlayerData``."""
 
@@ -132,8 +146,24 @@ class GamesPlayerData:
     def export(self, user: Any) -> dict[str, Any]:
         return export_games(user)
 
-    def unfinished(self, user: Any) -> int:
-        return Game.objects.active_for(user).count()
+    def unfinished(self, user: Any) -> list[Unfinished]:
+        games = Game.objects.unfinished_for(user).with_seats().order_by("pk")
+        return [
+            Unfinished(label=unfinished_label(game, user), url=reverse("games:detail", args=[game.pk]))
+            for game in games
+        ]
+
+    def give_up(self, user: Any) -> None:
+        for game in Game.objects.unfinished_for(user).with_seats().order_by("pk"):
+            try:
+                if game.status == Game.Status.ACTIVE:
+                    game.resign(user, version=game.version, action_id=f"delete-account:{game.version}")
+                else:
+                    game.decline(user, version=game.version, action_id=f"delete-account:{game.version}")
+            except GameError:
+                # The game moved on meanwhile (a move, a timeout): the deletion re-checks
+                # and lists it again if it is still in the way.
+                continue
 
     def erase(self, user: Any) -> None:
         ChatMessage.objects.filter(author=user).delete()
@@ -143,6 +173,6 @@ class GamesPlayerData:
 @login_required
 def play_with(request: HttpRequest, username: str) -> HttpResponse:
     """The new-game form with ``username`` filled in as the friend to invite."""
-    friend = get_object_or_404(User, username__iexact=username, is_active=True)
+    friend = get_object_or_404(User.objects.named(username), is_active=True)
     form = NewGameForm(user=request.user, initial={"mode": Game.Mode.FRIEND, "opponent": friend.username})
     return render(request, "games/new.html", {"form": form})

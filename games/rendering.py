@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, TypedDict, TypeVar, overload
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar, overload
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -24,7 +24,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 import engine
 from dictionaries.models import language_name
 from engine.board import square_name
-from games import extras
+from games import extras, hooks
 from games.gameview import ChatLine, GameView, MoveView, load_game, move_views, replay_racks
 from games.models import Game
 
@@ -232,6 +232,7 @@ class PreviewItem(TypedDict):
     valid: bool
     score: int
     bingo: bool
+    bingo_bonus: int
     words: list[dict[str, object]]
     error: str
     strength: extras.Strength | None
@@ -274,7 +275,7 @@ def game_context(view: GameView, frame: Frame | None = None) -> Context:
         "can_resign": "resign" in allowed,
         "can_accept": "accept" in allowed,
         "can_chat": view.can_chat,
-        "can_rematch": view.is_over and view.is_player,
+        "can_rematch": view.is_over and view.is_player and not any(s.player_gone for s in view.seats),
         # Built only when a template shows them (a delta sends single squares).
         "squares": Lazy(lambda: squares(view.board, language=view.language, last=view.last)),
         "column_labels": [chr(ord("A") + c) for c in range(len(view.board))],
@@ -366,11 +367,21 @@ def preview_item(
     """The free word-value preview; with ``strength`` (word strength, bought for this
     turn) also the play's rank among all legal plays and its share of the best score."""
     if evaluation is None:
-        return {"valid": False, "score": 0, "bingo": False, "words": [], "error": error, "strength": None}
+        return {
+            "valid": False,
+            "score": 0,
+            "bingo": False,
+            "bingo_bonus": 0,
+            "words": [],
+            "error": error,
+            "strength": None,
+        }
     return {
         "valid": True,
         "score": evaluation.score,
         "bingo": evaluation.bingo,
+        # Its own line beside the words, so that they add up to the score ("Play 63").
+        "bingo_bonus": evaluation.score - sum(w.score for w in evaluation.words) if evaluation.bingo else 0,
         "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
         "error": "",
         "strength": strength,
@@ -420,6 +431,7 @@ class LobbyItem(TypedDict):
     result: str
     updated_at: datetime
     deadline: datetime | None
+    tournament: NotRequired[hooks.GameNote | None]  # filled by hooks.annotate_lobby
 
 
 def lobby_item(game: Game, user: User) -> LobbyItem:
@@ -484,6 +496,7 @@ def lobby_context(user: User, *, oob: bool = False) -> LobbyContext:
         else:
             their_turn.append(item)
     finished = [lobby_item(g, user) for g in own.filter(status=Game.Status.FINISHED)[:20]]
+    hooks.annotate_lobby([*your_turn, *their_turn, *finished, *received, *sent], user)
     seeks = Game.objects.filter(created_by=user, status=Game.Status.OPEN).order_by("created_at")
     return {
         "your_turn": your_turn,

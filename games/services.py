@@ -248,6 +248,9 @@ def rematch(*, game: Game, user: object) -> Game:
         raise GameError("not_a_player")
     if game.status != Game.Status.FINISHED:
         raise GameError("rematch_not_finished")
+    # An invitation to a deleted account could never be accepted.
+    if any(s.player_gone for s in game.seat_list() if s.index != seat):
+        raise GameError("rematch_player_gone")
     with transaction.atomic():
         # Both players may click "Rematch" at the same moment: the finished game's row
         # is locked so that the second one finds the first one's game.

@@ -19,13 +19,16 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.demo import register_demo_loader
+        from games.hooks import register_game_notes
         from games.models import register_after_commit
         from tournaments.demo import load_demo_tournament
-        from tournaments.services import on_game_committed
+        from tournaments.services import lobby_notes, on_game_committed
 
         # games never imports tournaments: it runs this after every committed change of
         # a game, and a finished tournament game updates its tournament.
         register_after_commit(on_game_committed)
+        # The games lobby marks tournament games and shows an organiser's override.
+        register_game_notes(lobby_notes)
         # setup_site --demo also loads the finished demo tournament.
         register_demo_loader(load_demo_tournament)
         # The "Organisers" group exists after every migrate and flush (framework plumbing,

@@ -120,7 +120,7 @@ class PlayerForm(forms.Form):
 
     def clean_username(self) -> Any:
         name = self.cleaned_data["username"].strip()
-        user = get_user_model().objects.filter(username__iexact=name).first()
+        user = get_user_model().objects.named(name).first()
         if user is None:
             raise forms.ValidationError(_("There is no player with that username."))
         return user

@@ -3,10 +3,12 @@ for the consumer alike, so a partial looks the same whichever path rendered it."
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from dictionaries.models import language_name
@@ -44,8 +46,9 @@ def result_text(outcome: Outcome, first: str, second: str) -> str:
     return f"{outcome.first_score}–{outcome.second_score}"
 
 
-def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
-    """One log entry in words (``names``: player number to name)."""
+def event_text(event: TournamentEvent, names: dict[int, str], *, by_themselves: bool = False) -> str:
+    """One log entry in words (``names``: player number to name). ``by_themselves``: the
+    player the entry is about made it, and the log already names them as its author."""
     d = event.data
 
     def name(number: Any) -> str:
@@ -55,6 +58,8 @@ def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
     if kind == TournamentEvent.Kind.CREATED:
         return gettext("Created the tournament.")
     if kind == TournamentEvent.Kind.REGISTERED:
+        if by_themselves:
+            return gettext("Entered.")
         return gettext("%(name)s entered.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.PRIZES_SET:
         caps = ", ".join(str(c) for c in d.get("prize_bands") or []) or "–"
@@ -66,6 +71,8 @@ def event_text(event: TournamentEvent, names: dict[int, str]) -> str:
     if kind == TournamentEvent.Kind.WITHDRAWN:
         if d.get("not_checked_in"):
             return gettext("%(name)s was withdrawn for not checking in.") % {"name": d.get("name", "")}
+        if by_themselves:
+            return gettext("Withdrew.")
         return gettext("%(name)s withdrew.") % {"name": d.get("name", "")}
     if kind == TournamentEvent.Kind.REINSTATED:
         return gettext("%(name)s was reinstated.") % {"name": d.get("name", "")}
@@ -182,12 +189,18 @@ def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
 
 def _log(tournament: Tournament, registrations: list[Registration]) -> list[dict[str, Any]]:
     names = {r.number: r.name for r in registrations if r.number is not None}
+    players = {r.pk: r.user_id for r in registrations}
     return [
         {
             "sequence": e.sequence,
             "when": e.created_at,
             "who": e.actor.username if e.actor is not None else "Wordgame",
-            "what": event_text(e, names),
+            "what": event_text(
+                e,
+                names,
+                by_themselves=e.actor_id is not None
+                and e.actor_id == players.get(e.data.get("registration")),
+            ),
             "why": e.reason,
         }
         for e in tournament.events.select_related("actor").order_by("-sequence")
@@ -235,6 +248,22 @@ def player_notices(
     return notices
 
 
+def status_label(tournament: Tournament, now: datetime | None = None, *, started: bool | None = None) -> str:
+    """The tournament's state as the page says it. Pairing round 1 makes it "running",
+    but nothing is played until the organiser starts a round: until then it is not yet
+    in progress, whatever its start time. Registration is closed once the start time is
+    past, even before round 1 is paired."""
+    now = now or timezone.now()
+    if tournament.status == Tournament.Status.RUNNING:
+        if started is None:
+            started = tournament.round_set.filter(status=Round.Status.STARTED).exists()
+        if not started:
+            return gettext("Round 1 paired, not started yet")
+    elif tournament.status == Tournament.Status.REGISTRATION and now >= tournament.starts_at:
+        return gettext("Registration closed, waiting for round 1")
+    return tournament.get_status_display()
+
+
 def tournament_context(
     tournament: Tournament, viewer: Any, *, oob: bool = False, **extra: Any
 ) -> dict[str, Any]:
@@ -263,6 +292,7 @@ def tournament_context(
         if tournament.event_id
         else [],
         "notices": player_notices(tournament, mine, rounds[0] if rounds else None),
+        "status_label": status_label(tournament),
         "players": [r for r in registrations if r.number is not None or r.is_active],
         "standings": _standing_rows(tournament, registrations),
         "rounds": rounds,
@@ -311,6 +341,17 @@ def screen_fragment(tournament_id: int) -> str:
 def tournament_list(viewer: Any) -> dict[str, list[Tournament]]:
     """The tournaments page: open for registration, in progress, finished."""
     all_ = list(Tournament.objects.select_related("created_by").order_by("-starts_at", "-pk")[:200])
+    started = set(
+        Round.objects.filter(tournament__in=all_, status=Round.Status.STARTED).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    now = timezone.now()
+    for t in all_:
+        # Each row says what its section heading may not: paired but not started yet,
+        # or registration closed before round 1.
+        label = status_label(t, now, started=t.pk in started)
+        t.status_note = label if label != t.get_status_display() else ""  # type: ignore[attr-defined]
     return {
         "open": [t for t in all_ if t.status == Tournament.Status.REGISTRATION],
         "running": [t for t in all_ if t.status == Tournament.Status.RUNNING],

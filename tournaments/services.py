@@ -24,10 +24,13 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from django.db.models import Max
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import engine
 from dictionaries.lexicons import current_version
+from games.hooks import GameNote
 from games.models import Game, Transition
 from games.services import start_paired_game
 from games.tasks import enqueue
@@ -42,7 +45,15 @@ from tournaments.models import (
     TournamentEvent,
 )
 from tournaments.replay import Snapshot, replay
-from tournaments.standings import GameFacts, Outcome, Rules, Standing, standings, table_outcome
+from tournaments.standings import (
+    GameFacts,
+    Outcome,
+    Rules,
+    Standing,
+    player_results,
+    standings,
+    table_outcome,
+)
 
 logger = logging.getLogger(__name__)
 Kind = TournamentEvent.Kind
@@ -1222,3 +1233,37 @@ def standings_from_events(tournament: Tournament) -> list[Standing]:
     snapshot = rebuild(tournament)
     games = {g.pk: game_facts(g) for g in Game.objects.filter(pk__in=snapshot.games())}
     return snapshot.standings(games)
+
+
+_LOBBY_RESULTS = {"win": "won", "loss": "lost", "draw": "draw"}
+
+
+def lobby_notes(game_ids: Sequence[int], user: Any) -> dict[int, GameNote]:
+    """For the games lobby (registered with ``games.hooks``): which of ``game_ids`` are
+    tournament games, and the viewer's result where the organiser overrode the game's."""
+    notes: dict[int, GameNote] = {}
+    rows = Pairing.objects.filter(game_id__in=game_ids).select_related("round__tournament", "first", "second")
+    for p in rows:
+        tournament = p.round.tournament
+        result = None
+        if p.override and p.first.number is not None:
+            outcome = table_outcome(
+                round=p.round.number,
+                table=p.table,
+                first=p.first.number,
+                second=p.second.number if p.second is not None else None,
+                override=p.override,
+                first_score=p.first_score,
+                second_score=p.second_score,
+                absent=p.absent,  # type: ignore[arg-type]
+            )
+            position = "first" if p.first.user_id == getattr(user, "pk", None) else "second"
+            mine = [r for r in player_results(outcome, rules_of(tournament)) if r.position == position]
+            result = _LOBBY_RESULTS.get(mine[0].result) if mine else None
+        assert p.game_id is not None
+        notes[p.game_id] = GameNote(
+            label=gettext("%(name)s, round %(round)s") % {"name": tournament.name, "round": p.round.number},
+            url=reverse("tournaments:detail", args=[tournament.pk]),
+            result=result,
+        )
+    return notes

@@ -267,6 +267,8 @@ LOGOUT_REDIRECT_URL = "home"
 AUTHENTICATION_BACKENDS = [
     "accounts.throttling.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # Last: the name an account had before the case-insensitive rename (accounts 0006).
+    "accounts.backends.RenamedUsernameBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))

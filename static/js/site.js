@@ -25,12 +25,40 @@ document.addEventListener("change", (e) => {
 /* ------------------------------------------------------------------------------------
  * Replay: arrow keys step through the moves.
  * ---------------------------------------------------------------------------------- */
+// Presses made while a step is loading are counted, not lost: clicking the same old
+// "next" link twice asked for the same move twice, so two quick presses moved one step.
+let replayQueued = 0;  // arrow presses not shown yet: + forward, - back
+let replayBusy = false;
+function replayStep() {
+  if (replayBusy || replayQueued === 0) return;
+  const rel = replayQueued > 0 ? "next" : "prev";
+  const link = document.querySelector(`#replay [data-step="${rel}"]:not([aria-disabled="true"])`);
+  if (!link) { replayQueued = 0; return; }
+  replayQueued += replayQueued > 0 ? -1 : 1;
+  replayBusy = true;
+  link.click();
+}
 document.addEventListener("keydown", (e) => {
   if (!document.getElementById("replay") || e.target.closest("input, textarea, select")) return;
   const rel = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[e.key];
-  const link = rel ? document.querySelector(`#replay [data-step="${rel}"]:not([aria-disabled="true"])`) : null;
-  if (link) { e.preventDefault(); link.click(); }
+  if (!rel) return;
+  e.preventDefault();
+  if (rel === "prev" || rel === "next") {
+    replayQueued += rel === "next" ? 1 : -1;
+    replayStep();
+    return;
+  }
+  replayQueued = 0;
+  const link = document.querySelector(`#replay [data-step="${rel}"]:not([aria-disabled="true"])`);
+  if (link) link.click();
 });
+document.addEventListener("htmx:afterSettle", () => {
+  if (replayBusy && document.getElementById("replay")) { replayBusy = false; replayStep(); }
+});
+["htmx:responseError", "htmx:sendError"].forEach((name) => document.addEventListener(name, () => {
+  replayBusy = false;
+  replayQueued = 0;
+}));
 
 /* ------------------------------------------------------------------------------------
  * Times in the viewer's own time zone and language (the server renders UTC).

@@ -142,3 +142,29 @@ def test_tournament_pages(open_page: Any, ana: Any, ben: Any) -> None:
     # The screen for the room, the printable sheets and the results summary.
     for sheet in ("screen/", "print/pairings/", "print/standings/", "results/"):
         check_both_themes(open_page(ana, f"/tournaments/{tournament_id}/{sheet}", bypass_csp=True))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_analysis_page_is_styled_and_accessible(open_page: Any, ana: Any, ben: Any) -> None:
+    game = in_thread(make_game, ana, ben, racks=("CATSEOD", "JQXZKVW"))
+    in_thread(game.play, ana, CAT_AT_CENTRE, version=game.version)
+    in_thread(game.pass_turn, ben, version=game.version)
+    in_thread(game.resign, ana, version=game.version)
+    page = open_page(ben, f"/games/{game.pk}/analysis/", bypass_csp=True)
+    page.wait_for_selector("#analysis .analysis-moves li")
+    styled = page.evaluate(
+        """() => {
+            const list = getComputedStyle(document.querySelector('.analysis-moves'));
+            const row = getComputedStyle(document.querySelector('.analysis-moves .analysed'));
+            const table = getComputedStyle(document.querySelector('.analysis-totals'));
+            return [list.listStyleType, row.display, row.borderTopStyle, table.borderCollapse];
+        }"""
+    )
+    assert styled == ["none", "grid", "solid", "collapse"]
+    # A pass ranks among the choices, never past their number.
+    assert "rank 216 of 215" not in page.content()
+    facts = page.locator(".analysis-moves .facts").all_inner_texts()
+    for text in facts:
+        rank, of = (int(n) for n in text.split("·")[0].replace("rank", "").split("of"))
+        assert 1 <= rank <= of, text
+    check_both_themes(page)

@@ -67,7 +67,7 @@ def test_best_play_and_rank_equal_an_exhaustive_search() -> None:
     checked = 0
     for move, entry in zip((m for m in moves if m.kind in analysis.RATED_KINDS), entries, strict=True):
         brute = ref.brute_force_moves(ref.language("en"), board, move.rack_before, STUDY_WORDS)
-        assert entry["of"] == len(brute)
+        assert entry["of"] == len(brute) + 1  # every play, and not playing
         assert entry["best_score"] == (brute[0]["score"] if brute else 0)
         assert entry["rank"] == 1 + sum(1 for b in brute if b["score"] > entry["played"]["score"])
         checked += 1
@@ -86,11 +86,24 @@ def test_points_left_are_never_negative_and_rank_one_is_the_best(seed: int) -> N
     for entry in entries:
         assert entry["points_left"] >= 0
         assert entry["best_score"] >= entry["played"]["score"]
-        assert 1 <= entry["rank"] <= max(1, entry["of"])
+        assert 1 <= entry["rank"] <= entry["of"]
         assert (entry["rank"] == 1) == (entry["points_left"] == 0)
         assert 0 <= entry["share"] <= 100
     for total in analysis.totals(entries):
         assert total["points_left"] >= 0
+
+
+@pytest.mark.parametrize("kind", ["exchange", "pass"])
+def test_a_swap_or_pass_ranks_among_the_choices_not_below_them(kind: str) -> None:
+    lexicon = WordListLexicon(STUDY_WORDS, engine.tileset("en").alphabet)
+    move = analysis.PlayedMove(
+        number=1, seat=0, kind=kind, rack_before="CATSEOD", tiles=(), score=0, bingo=False, words=()
+    )
+    (entry,) = analysis.analyse_moves([move], language="en", layout_name="wwf", lexicon=lexicon)
+    plays = entry["of"] - 1
+    assert plays > 10
+    # Every play scores something on an empty board: not playing is the last choice.
+    assert entry["rank"] == entry["of"] == plays + 1
 
 
 def finish_with_a_missed_bingo(ana: Any, ben: Any) -> Game:

@@ -376,3 +376,29 @@ def test_a_repeat_after_the_opponent_bought_an_extra_answers_the_snapshot(
     assert 'data-base=""' in again
     assert 'id="board"' in again
     assert 'id="aids"' in again
+
+
+@pytest.mark.django_db
+def test_preview_shows_the_bingo_bonus_as_its_own_line(
+    client: Client, ana: Any, game_ana_ben: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    import engine
+    from engine.lexicon import WordListLexicon
+    from games import models as game_models
+    from tests.games.helpers import WORDS
+
+    words = WordListLexicon([*WORDS, "COASTED"], engine.tileset("en").alphabet)
+    monkeypatch.setattr(game_models, "lexicon_for", lambda language, version=None: words)
+    client.force_login(ana)
+    coasted = tiles(*((7, 1 + i, letter) for i, letter in enumerate("COASTED")))
+    response = post(client, "preview", game_ana_ben, {"tiles": coasted})
+    line = re.search(r'<p class="preview-line valid">(.*?)</p>', response.text, re.S)
+    assert line is not None, response.text
+    text = re.sub(r"<[^>]+>", "", line.group(1))
+    word, bonus = re.fullmatch(r"COASTED (\d+) · Bingo bonus (\d+)", text.strip()).groups()  # type: ignore[union-attr]
+    assert int(bonus) == 35
+    play = re.search(r"Play (\d+)", response.text)
+    assert play is not None
+    assert int(word) + int(bonus) == int(play.group(1))

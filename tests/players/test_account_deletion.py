@@ -103,3 +103,53 @@ def test_download_my_data(client: Client, ana: Any, ben: Any) -> None:
     # Reports about her are the reporter's, not hers.
     assert data["reports_made"] == []
     assert "ben's words" not in response.content.decode()
+
+
+def test_no_rematch_is_offered_or_made_against_a_deleted_player(client: Client, ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben)
+    game.resign(ben, version=game.version)
+    delete_account(user=ben)
+    client.force_login(ana)
+    page = client.get(reverse("games:detail", args=[game.pk]))
+    assert page.status_code == 200
+    assert not page.context["can_rematch"]
+    assert reverse("games:rematch", args=[game.pk]) not in page.text
+    response = client.post(reverse("games:rematch", args=[game.pk]))
+    assert response.status_code == 403
+    assert "deleted their account" in response.text
+    assert Game.objects.count() == 1
+
+
+def test_deletion_page_lists_the_games_in_the_way_before_the_password(
+    client: Client, ana: Any, ben: Any
+) -> None:
+    from games.services import start_game
+
+    going = make_game(ana, ben)
+    invited = start_game(creator=ana, mode=Game.Mode.FRIEND, language="en", opponent=ben)
+    client.force_login(ana)
+    page = client.get(reverse("delete-account")).text
+    assert 'id="unfinished-games"' in page
+    assert f"Game {going.pk} against ben: In progress" in page
+    assert f"Game {invited.pk} against ben: Invitation pending" in page
+    assert reverse("games:detail", args=[going.pk]) in page
+    assert "Resign all and delete" in page
+
+
+def test_resign_all_and_delete_ends_every_game_and_deletes(client: Client, ana: Any, ben: Any) -> None:
+    from games.services import start_game
+
+    going = make_game(ana, ben)
+    invited = start_game(creator=ben, mode=Game.Mode.FRIEND, language="en", opponent=ana)
+    client.force_login(ana)
+    response = client.post(reverse("delete-account"), {"password": "wrong", "resign_all": "1"})
+    assert "That is not your password." in response.text
+    assert Game.objects.get(pk=going.pk).status == Game.Status.ACTIVE
+    response = client.post(reverse("delete-account"), {"password": PASSWORD, "resign_all": "1"}, follow=True)
+    assert "Your account is deleted." in response.text
+    going.refresh_from_db()
+    assert going.status == Game.Status.FINISHED
+    assert going.end_reason == "resign"
+    assert going.winner_seat == 1
+    assert Game.objects.get(pk=invited.pk).status == Game.Status.DECLINED
+    assert not User.objects.get(pk=ana.pk).is_active
