@@ -9,18 +9,22 @@ from django.utils.translation import gettext_lazy as _
 
 MODERATORS = "Moderators"
 REPORT_PERMISSIONS = ("view_report", "change_report")
+#: Moderating players: the users with their moderation log, and the actions (0006).
+PLAYER_PERMISSIONS = ("view_user", "view_moderationaction", "moderate_players")
 
 
 def restore_report_permissions(**kwargs: Any) -> None:
     """After every migrate and flush (framework plumbing, like Django's own permissions):
-    moderators may work through the reports queue (migration 0004 grants it first)."""
+    moderators may work through the reports queue and moderate players (migrations 0004
+    and 0006 grant it first; a flush, as transactional tests do, empties the group)."""
     from django.contrib.auth.models import Group, Permission
 
     group, _created = Group.objects.get_or_create(name=MODERATORS)
     group.permissions.add(
         *Permission.objects.filter(
             content_type__app_label="accounts", content_type__model="report", codename__in=REPORT_PERMISSIONS
-        )
+        ),
+        *Permission.objects.filter(content_type__app_label="accounts", codename__in=PLAYER_PERMISSIONS),
     )
 
 

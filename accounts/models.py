@@ -489,12 +489,6 @@ class Notice(models.Model):
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind}"
 
-    @property
-    def text(self) -> str:
-        from accounts.notices import notice_text
-
-        return notice_text(self)
-
 
 class UsernameRename(models.Model):
     """An account renamed because its name clashed with an older one once usernames became

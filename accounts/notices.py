@@ -9,6 +9,7 @@ mail delivery belong to the notification centre, which will send these too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -57,11 +58,22 @@ def notice_text(notice: Notice) -> str:
     return str(SENTENCES[notice.kind]) % params
 
 
-def open_notices(user: Any) -> list[Notice]:
+@dataclass(frozen=True, slots=True)
+class OpenNotice:
+    """A notice as the banner shows it: its sentence in the active language."""
+
+    pk: int
+    kind: str
+    params: dict[str, Any]
+    text: str
+
+
+def open_notices(user: Any) -> list[OpenNotice]:
     """``user``'s notices not acknowledged yet, oldest first."""
     if not getattr(user, "is_authenticated", False):
         return []
-    return list(Notice.objects.filter(user=user, acknowledged_at__isnull=True))
+    notices = Notice.objects.filter(user=user, acknowledged_at__isnull=True)
+    return [OpenNotice(n.pk, n.kind, n.params, notice_text(n)) for n in notices]
 
 
 def acknowledge(*, user: Any, notice_id: int) -> bool:

@@ -39,7 +39,7 @@ from api.schemas import (
 )
 from games import extras, services
 from games.actions import Accept, Action, Decline, Exchange, Pass, Play, Resign
-from games.gameview import ExtraView, brief_for, view_for
+from games.gameview import ExtraView, brief_for, seen, view_for
 from games.messages import error_message
 from games.models import Game
 from games.records import gcg_text
@@ -102,8 +102,8 @@ def act(request: HttpRequest, game_id: int, action: Action, body: ActionIn) -> d
     """Apply ``action`` through the game's one path, and answer with the game as it now is."""
     game = visible(request, game_id)
     pov = game.pov(request.user)
-    game.act(pov, action, version=body.version, action_id=body.action_id)
-    return representation.full(view_for(visible(request, game_id), pov))
+    game.act(pov, action, version=body.version, action_id=body.action_id)  # ``game`` follows
+    return representation.full(seen(game, pov))
 
 
 class GameFilter(Schema):

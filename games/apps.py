@@ -1,7 +1,22 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
+
+
+def restore_chat_permissions(**kwargs: Any) -> None:
+    """After every migrate and flush (framework plumbing, like Django's own permissions):
+    moderators read the chat lines to hide them (migration 0008 grants it first; a flush,
+    as transactional tests do, empties the group)."""
+    from django.contrib.auth.models import Group, Permission
+
+    group, _created = Group.objects.get_or_create(name="Moderators")
+    group.permissions.add(
+        *Permission.objects.filter(content_type__app_label="games", codename="view_chatmessage")
+    )
 
 
 class GamesConfig(AppConfig):
@@ -30,3 +45,4 @@ class GamesConfig(AppConfig):
         from games.moderation import game_summary
 
         register_game_summary(game_summary)
+        post_migrate.connect(restore_chat_permissions, sender=self, dispatch_uid="games.moderators")

@@ -26,14 +26,22 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache, cached_property
 
-from django.utils.translation import gettext, ngettext
+from django.utils import timezone
+from django.utils.translation import gettext, ngettext, pgettext
 
 import engine
 from accounts.services import blocked_ids, on_vacation_now
 from engine.board import square_name
-from games import analysis, extras
+from games import analysis, extras, rules
 from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
 from games.pov import Pov
+
+
+def versus(names: Sequence[str]) -> str:
+    """Player names joined by the interface language's "vs" (e.g. "ana vs ben")."""
+    # Not inside the f-string: xgettext does not look into f-strings.
+    separator = pgettext("between player names", "vs")
+    return f" {separator} ".join(names)
 
 
 def load_game(game_id: int) -> Game:
@@ -480,7 +488,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
     """``data`` as ``pov`` may see it (``pov`` resolved for this game)."""
     game = data.game
     assert pov.game_id == game.pk, "a point of view of another game"
-    state = game.state_obj() if game.state else None
+    state = engine.GameState.from_dict(game.state) if game.state else None
     over, active = game.status == Game.Status.FINISHED, game.status == Game.Status.ACTIVE
     own = pov.seat if pov.is_player else None
     seats = seat_views(game, state, own, data.away)
@@ -504,7 +512,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         last=last_move_squares(moves),
         rack=state.racks[own] if (state is not None and own is not None) else "",
         bag_count=len(state.bag) if state else engine.tileset(game.language).total_tiles,
-        allowed=game.allowed_actions(pov),
+        allowed=rules.allowed_actions(game, pov, timezone.now()),
         aids=tuple(
             AidView(names.get(p.seat, ""), p.seat, p.extra, p.period, p.refund_id is not None)
             for p in data.purchases
@@ -512,9 +520,9 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         extras=extra_views(game, own, state, moves, data.purchases) if own is not None else (),
         moves_count=len(moves),
         end_reason=game.end_reason,
-        end_reason_label=game.get_end_reason_display() if game.end_reason else "",
+        end_reason_label=str(Game.EndReason(game.end_reason).label) if game.end_reason else "",
         deadline=game.turn_deadline if active else None,
-        computer_thinking=game.computer_seat_to_move() is not None,
+        computer_thinking=active and any(s.is_turn and s.is_computer for s in seats),
         make_moves=lambda: move_views(moves, names, show_racks=over),
     )
 
@@ -590,6 +598,11 @@ def brief_for(game: Game, actor: object) -> GameView:
     empty (the API's lists and the event stream show none of them)."""
     pov = actor if isinstance(actor, Pov) else game.pov(actor)
     return view_of(Loaded(game=game, moves=(), purchases=(), away={}, at=time.monotonic()), pov)
+
+
+def seen(game: Game, pov: Pov) -> GameView:
+    """``game`` (just read, with its seats) as ``pov`` may see it, read now."""
+    return view_of(Loaded.of(game), pov)
 
 
 def view_for(game: Game, actor: object) -> GameView:

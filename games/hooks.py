@@ -2,17 +2,14 @@
 
 ``tournaments`` tells the lobby which games are tournament games (with a link to the
 tournament) and what an organiser's override made of their result; the lobby calls
-``annotate_lobby`` once per render, whatever provider is installed.
+``lobby_notes`` once per render, whatever provider is installed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from games.rendering import LobbyItem
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -37,15 +34,10 @@ def register_game_notes(provider: NoteProvider) -> None:
         _note_providers.append(provider)
 
 
-def annotate_lobby(items: Sequence[LobbyItem], user: object) -> None:
-    """Add ``tournament`` (a ``GameNote`` or None) to each lobby item, and put an
-    overridden result in its place."""
+def lobby_notes(game_ids: Sequence[int], user: object) -> dict[int, GameNote]:
+    """A note for each of ``game_ids`` some app knows something about (the lobby applies
+    them: a label and link, and an overridden result)."""
     notes: dict[int, GameNote] = {}
-    ids = [item["id"] for item in items]
     for provider in _note_providers:
-        notes.update(provider(ids, user) if ids else {})
-    for item in items:
-        note = notes.get(item["id"])
-        item["tournament"] = note
-        if note is not None and note.result is not None and item["status"] == "finished":
-            item["result"] = note.result
+        notes.update(provider(game_ids, user) if game_ids else {})
+    return notes

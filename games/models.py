@@ -709,11 +709,9 @@ class Game(models.Model):
         minute per player, in all games together (``chat_too_fast``; the shared limiter,
         which lets chat through if the cache is down)."""
         pov = author if isinstance(author, Pov) else self.pov(author)
-        if not pov.is_player or pov.user is None:
-            raise GameError("not_a_player")
-        from games.moderation import refuse_chat  # it imports this module
-
-        refuse_chat(self, pov.user)
+        if code := rules.chat_refusal(self, pov):
+            raise GameError(code)
+        assert pov.user is not None, "the rule lets only a seated player write"
         if not ratelimit.allow("chat", ratelimit.who(pov.user), limit=settings.CHAT_LINES_PER_MINUTE):
             raise GameError("chat_too_fast")
         with transaction.atomic():

@@ -15,11 +15,10 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.hooks import ChatLine, GameSummary, MoveLine
 from accounts.models import ModerationAction
-from accounts.moderation import chat_muted_until, record
-from accounts.services import is_blocked
+from accounts.moderation import record
 from games import realtime
-from games.models import ChatMessage, Game, GameError, Move
-from games.rendering import versus
+from games.gameview import versus
+from games.models import ChatMessage, Game, Move
 
 
 def game_summary(game_id: int) -> GameSummary | None:
@@ -84,18 +83,3 @@ def hide_chat_line(*, message: ChatMessage, moderator: Any, reason: str) -> Chat
         )
         realtime.chat_posted(message.game_id, message.pk)
     return message
-
-
-def refuse_chat(game: Game, author: Any) -> None:
-    """``GameError`` when ``author`` (a seated player) may not write in ``game``'s chat
-    now: their chat is off (``chat_off``), a moderator muted them (``chat_muted``), or
-    in a game under way one of its players blocked the other (``chat_blocked``: blocking
-    hides the other's lines already; their new ones are not even stored)."""
-    if not getattr(author, "chat_enabled", True):
-        raise GameError("chat_off")
-    if chat_muted_until(author) is not None:
-        raise GameError("chat_muted")
-    if game.status == Game.Status.ACTIVE and any(
-        is_blocked(author, seat.user) for seat in game.seat_list() if seat.user_id not in (None, author.pk)
-    ):
-        raise GameError("chat_blocked")

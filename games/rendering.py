@@ -25,7 +25,7 @@ import engine
 from dictionaries.models import language_name
 from engine.board import square_name
 from games import extras, hooks
-from games.gameview import ChatLine, GameView, MoveView, load_game, move_views, replay_racks
+from games.gameview import ChatLine, GameView, MoveView, load_game, move_views, replay_racks, versus
 from games.models import Game
 
 if TYPE_CHECKING:
@@ -68,13 +68,6 @@ SNAPSHOT = (
     "chat",
     "game_over",
 )
-
-
-def versus(names: Sequence[str]) -> str:
-    """Player names joined by the interface language's "vs" (e.g. "ana vs ben")."""
-    # Not inside the f-string: xgettext does not look into f-strings.
-    separator = pgettext("between player names", "vs")
-    return f" {separator} ".join(names)
 
 
 def premium_names() -> dict[str, tuple[str, str]]:
@@ -480,6 +473,16 @@ class LobbyContext(TypedDict):
     oob: bool
 
 
+def annotate(items: list[LobbyItem], user: User) -> None:
+    """What other apps know of these games (``games.hooks``): a tournament game's label and
+    link, and the result an organiser's override gave it."""
+    notes = hooks.lobby_notes([item["id"] for item in items], user)
+    for item in items:
+        note = item["tournament"] = notes.get(item["id"])
+        if note is not None and note.result is not None and item["status"] == "finished":
+            item["result"] = note.result
+
+
 def lobby_context(user: User, *, oob: bool = False) -> LobbyContext:
     own = Game.objects.for_player(user).prefetch_related("seats__user").order_by("-updated_at")
     live = list(own.filter(status__in=[Game.Status.ACTIVE, Game.Status.INVITED]))
@@ -496,7 +499,7 @@ def lobby_context(user: User, *, oob: bool = False) -> LobbyContext:
         else:
             their_turn.append(item)
     finished = [lobby_item(g, user) for g in own.filter(status=Game.Status.FINISHED)[:20]]
-    hooks.annotate_lobby([*your_turn, *their_turn, *finished, *received, *sent], user)
+    annotate([*your_turn, *their_turn, *finished, *received, *sent], user)
     seeks = Game.objects.filter(created_by=user, status=Game.Status.OPEN).order_by("created_at")
     return {
         "your_turn": your_turn,

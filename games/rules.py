@@ -14,10 +14,11 @@ words, bag) when the action is applied.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
+from accounts.moderation import chat_muted_until
 from accounts.services import is_blocked, paused_seconds
 from engine import errors
 from games import extras
@@ -25,12 +26,46 @@ from games.actions import ACTION_KINDS, Action
 from games.pov import Pov
 
 if TYPE_CHECKING:
-    from games.models import Game
+    from accounts.models import User
+
+
+class Game(Protocol):
+    """What the rules read of a game (``games.models.Game``, which imports this module:
+    the rules name no model)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def turn_seat(self) -> int | None: ...
+    @property
+    def turn_deadline(self) -> datetime | None: ...
+    @property
+    def vacation_pauses(self) -> bool: ...
+    @property
+    def inactivity_days(self) -> int: ...
+    @property
+    def state(self) -> object: ...
+    @property
+    def created_by(self) -> User: ...
+    @property
+    def created_by_id(self) -> int: ...
+    @property
+    def extras_allowed(self) -> bool: ...
+    def seat_user(self, index: int) -> User | None: ...
+    def seat_list(self) -> Sequence[RuleSeat]: ...
+
+
+class RuleSeat(Protocol):
+    @property
+    def user_id(self) -> int | None: ...
+    @property
+    def user(self) -> User | None: ...
+
 
 # Game statuses, as stored (``Game.Status``).
 INVITED, OPEN, ACTIVE, FINISHED, DECLINED = "invited", "open", "active", "finished", "declined"
 
-Rule = Callable[["Game", Pov, datetime], "str | None"]
+Rule = Callable[[Game, Pov, datetime], "str | None"]
 
 
 def _not_on(game: Game) -> str | None:
@@ -159,3 +194,22 @@ def refusal(game: Game, pov: Pov, action: Action, now: datetime) -> str | None:
 def allowed_actions(game: Game, pov: Pov, now: datetime) -> frozenset[str]:
     """Every action kind ``pov`` may take on ``game`` now."""
     return frozenset(kind for kind, rule in RULES.items() if rule(game, pov, now) is None)
+
+
+def chat_refusal(game: Game, pov: Pov) -> str | None:
+    """Why ``pov`` may not write in ``game``'s chat now, or None: not a seated player
+    (``not_a_player``), their chat is off (``chat_off``), a moderator muted them
+    (``chat_muted``), or in a game under way one of its players blocked the other
+    (``chat_blocked``: blocking hides the other's lines already; their new ones are not
+    even stored)."""
+    author = pov.user
+    if not pov.is_player or author is None:
+        return "not_a_player"
+    if not author.chat_enabled:
+        return "chat_off"
+    if chat_muted_until(author) is not None:
+        return "chat_muted"
+    others = [seat.user for seat in game.seat_list() if seat.user_id not in (None, author.pk)]
+    if game.status == ACTIVE and any(is_blocked(author, other) for other in others):
+        return "chat_blocked"
+    return None

@@ -22,13 +22,16 @@ class TournamentsConfig(AppConfig):
         from games.hooks import register_game_notes
         from games.models import register_after_commit
         from tournaments.demo import load_demo_tournament
-        from tournaments.services import lobby_notes, on_game_committed
+        from tournaments.services import lobby_notes, on_game_committed, register_round_close
+        from tournaments.tasks import schedule_close_round
 
         # games never imports tournaments: it runs this after every committed change of
         # a game, and a finished tournament game updates its tournament.
         register_after_commit(on_game_committed)
         # The games lobby marks tournament games and shows an organiser's override.
         register_game_notes(lobby_notes)
+        # A round's time limit is a task; services never import tasks.
+        register_round_close(schedule_close_round)
         # setup_site --demo also loads the finished demo tournament.
         register_demo_loader(load_demo_tournament)
         # The "Organisers" group exists after every migrate and flush (framework plumbing,

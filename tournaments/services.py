@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,7 +33,6 @@ from dictionaries.lexicons import current_version
 from games.hooks import GameNote
 from games.models import Game, Transition
 from games.services import start_paired_game
-from games.tasks import enqueue
 from tournaments import pairing, realtime
 from tournaments.models import (
     Pairing,
@@ -69,6 +68,23 @@ class TournamentError(Exception):
 
 
 # ----- helpers -------------------------------------------------------------------------
+
+
+#: Enqueues a round's time limit, ``(tournament id, round number, when)``: registered by
+#: ``tournaments.tasks`` (from ``TournamentsConfig.ready``), whose task calls back into
+#: this module, so that services never import tasks.
+_round_close: list[Callable[[int, int, datetime], None]] = []
+
+
+def register_round_close(schedule: Callable[[int, int, datetime], None]) -> None:
+    _round_close[:] = [schedule]
+
+
+def schedule_round_close(tournament_id: int, round_number: int, at: datetime) -> None:
+    """Enqueue the round's time limit, inside the caller's transaction (the task queue is
+    in the same database: it commits with the round or not at all)."""
+    for schedule in _round_close:
+        schedule(tournament_id, round_number, at)
 
 
 def _locked(tournament: Tournament) -> Tournament:
@@ -987,9 +1003,7 @@ def _start_current(locked: Tournament, by: Any, *, seed: int | None = None) -> R
     data: dict[str, Any] = {"round": round_.number, "tables": tables, "games": games}
     if round_.deadline is not None:
         data["deadline"] = round_.deadline.isoformat()
-        from tournaments.tasks import close_round_task  # tasks import services
-
-        enqueue(close_round_task, locked.pk, round_.number, at=round_.deadline)
+        schedule_round_close(locked.pk, round_.number, round_.deadline)
     _log(locked, Kind.ROUND_STARTED, actor=by, data=data)
     _finish_if_done(locked, actor=by)
     realtime.tournament_changed(locked.pk)
