@@ -207,4 +207,3 @@ def _cache_of_its_own(settings: Any) -> None:
     default = settings.CACHES["default"]
     prefix = f"test-{os.getpid()}-{next(_cache_runs)}"
     settings.CACHES = {**settings.CACHES, "default": {**default, "KEY_PREFIX": prefix}}
-
