@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import engine
 from engine import movegen
@@ -25,7 +25,26 @@ from engine.board import square_name
 from engine.lexicon import Lexicon
 from engine.movegen import GeneratedMove
 
+
 #: Move kinds rated (a resignation or a timeout is not a choice of play).
+class TileDict(TypedDict):
+    """A tile of a play as ``Move.tiles`` stores it."""
+
+    row: int
+    col: int
+    letter: str
+    blank: bool
+
+
+def tile_of(placement: engine.Placement) -> TileDict:
+    """A placement as ``Move.tiles`` stores it."""
+    return {"row": placement.row, "col": placement.col, "letter": placement.letter, "blank": placement.blank}
+
+
+#: One analysed move, or a seat's totals, as stored in ``GameAnalysis`` (JSON objects).
+Entry = dict[str, Any]
+
+
 RATED_KINDS = ("play", "exchange", "pass")
 
 
@@ -37,13 +56,13 @@ class PlayedMove:
     seat: int
     kind: str
     rack_before: str
-    tiles: tuple[dict[str, Any], ...]  # {"row", "col", "letter", "blank"} as Move.tiles
+    tiles: tuple[TileDict, ...]  # as Move.tiles
     score: int
     bingo: bool
     words: tuple[str, ...]
 
 
-def apply_tiles(board: list[str], tiles: Sequence[dict[str, Any]]) -> None:
+def apply_tiles(board: list[str], tiles: Sequence[TileDict]) -> None:
     """Put a move's tiles on ``board`` (in place; a blank is a lowercase letter)."""
     for t in tiles:
         char = t["letter"].lower() if t["blank"] else t["letter"]
@@ -51,7 +70,7 @@ def apply_tiles(board: list[str], tiles: Sequence[dict[str, Any]]) -> None:
         board[t["row"]] = line[: t["col"]] + char + line[t["col"] + 1 :]
 
 
-def rack_leave(rack: str, tiles: Sequence[dict[str, Any]]) -> str:
+def rack_leave(rack: str, tiles: Sequence[TileDict]) -> str:
     """The tiles kept after playing ``tiles`` from ``rack`` (a blank is ``?``)."""
     kept = list(rack)
     for t in tiles:
@@ -61,7 +80,7 @@ def rack_leave(rack: str, tiles: Sequence[dict[str, Any]]) -> str:
     return "".join(kept)
 
 
-def describe(move: GeneratedMove) -> dict[str, Any]:
+def describe(move: GeneratedMove) -> Entry:
     """A generated play as stored: its tiles, words, position and score."""
     words = move.words
     main = words[0] if words else None
@@ -80,12 +99,12 @@ def describe(move: GeneratedMove) -> dict[str, Any]:
 
 def analyse_moves(
     moves: Sequence[PlayedMove], *, language: str, layout_name: str, lexicon: Lexicon
-) -> list[dict[str, Any]]:
+) -> list[Entry]:
     """One entry per rated move, in order. Plays the moves forward on an empty board."""
     tileset = engine.tileset(language)
     geometry = engine.layout(layout_name)
     board = list(geometry.empty_board())
-    out: list[dict[str, Any]] = []
+    out: list[Entry] = []
     for move in moves:
         if move.kind in RATED_KINDS and move.rack_before:
             every = movegen.generate(
@@ -97,7 +116,7 @@ def analyse_moves(
     return out
 
 
-def _entry(move: PlayedMove, every: Sequence[GeneratedMove]) -> dict[str, Any]:
+def _entry(move: PlayedMove, every: Sequence[GeneratedMove]) -> Entry:
     played = move.score if move.kind == "play" else 0
     best = every[0] if every else None
     best_score = best.score if best else 0
@@ -129,7 +148,7 @@ def _entry(move: PlayedMove, every: Sequence[GeneratedMove]) -> dict[str, Any]:
     }
 
 
-def totals(entries: Sequence[dict[str, Any]], seats: int = 2) -> list[dict[str, Any]]:
+def totals(entries: Sequence[dict[str, Any]], seats: int = 2) -> list[Entry]:
     """Per seat: moves rated, average share of the best score, points left, bingos
     played and missed."""
     out = []
@@ -154,7 +173,7 @@ def letters_of(word: str) -> str:
     return "".join(sorted(word))
 
 
-def study_candidates(entries: Sequence[dict[str, Any]], *, min_points_left: int) -> list[dict[str, Any]]:
+def study_candidates(entries: Sequence[dict[str, Any]], *, min_points_left: int) -> list[Entry]:
     """What a player could have made and did not: every missed bingo (its best bingo)
     and every play that left at least ``min_points_left`` points on the table (its best
     play). One item per move at most; the bingo wins when both apply."""

@@ -132,7 +132,7 @@ def tile_bag(state: engine.GameState, seat: int) -> TileBag:
 
 
 #: A play as ``games.analysis.describe`` writes it (tiles, words, score, position).
-Described = dict[str, Any]
+Described = analysis.Entry
 
 
 @dataclass(frozen=True, slots=True)

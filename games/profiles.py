@@ -7,7 +7,7 @@ games still stop the account from being deleted, and erasing their chat lines. A
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -31,7 +31,7 @@ def _result(winner_seat: int | None, seat: int) -> str:
     return "win" if winner_seat == seat else "loss"
 
 
-def player_statistics(user: Any) -> list[LanguageStatistics]:
+def player_statistics(user: User) -> list[LanguageStatistics]:
     """Per game language, over ``user``'s finished games (against anyone, the computer
     included): games, wins, losses, draws, average and highest final score, the best
     play (its main word and score) and the number of bingos. Languages in order of
@@ -77,7 +77,7 @@ def _when(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def export_games(user: Any) -> dict[str, Any]:
+def export_games(user: User) -> dict[str, object]:
     """The player's games, their own moves (with their own racks) and their chat lines.
     The opponent's racks are not theirs and are left out."""
     games = []
@@ -125,7 +125,7 @@ def export_games(user: Any) -> dict[str, Any]:
     return {"games": games, "moves": moves, "chat": chat}
 
 
-def unfinished_label(game: Game, user: Any) -> str:
+def unfinished_label(game: Game, user: User) -> str:
     """ "Game 12 against ben: In progress", in the active interface language."""
     others = [s.display_name for s in game.seat_list() if s.user_id != user.pk]
     if not others:
@@ -140,20 +140,20 @@ def unfinished_label(game: Game, user: Any) -> str:
 class GamesPlayerData:
     """The games app's side of ``accounts.hooks.PlayerData``."""
 
-    def statistics(self, user: Any) -> list[LanguageStatistics]:
+    def statistics(self, user: User) -> list[LanguageStatistics]:
         return player_statistics(user)
 
-    def export(self, user: Any) -> dict[str, Any]:
+    def export(self, user: User) -> dict[str, object]:
         return export_games(user)
 
-    def unfinished(self, user: Any) -> list[Unfinished]:
+    def unfinished(self, user: User) -> list[Unfinished]:
         games = Game.objects.unfinished_for(user).with_seats().order_by("pk")
         return [
             Unfinished(label=unfinished_label(game, user), url=reverse("games:detail", args=[game.pk]))
             for game in games
         ]
 
-    def give_up(self, user: Any) -> None:
+    def give_up(self, user: User) -> None:
         for game in Game.objects.unfinished_for(user).with_seats().order_by("pk"):
             try:
                 if game.status == Game.Status.ACTIVE:
@@ -165,7 +165,7 @@ class GamesPlayerData:
                 # and lists it again if it is still in the way.
                 continue
 
-    def erase(self, user: Any) -> None:
+    def erase(self, user: User) -> None:
         ChatMessage.objects.filter(author=user).delete()
 
 

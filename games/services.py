@@ -6,13 +6,13 @@ import secrets
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
+from accounts.models import User
 from accounts.moderation import suspended_ids, suspended_until
 from accounts.services import blocked_ids, is_blocked
 from games import extras, realtime
@@ -31,10 +31,10 @@ def inactivity_days(mode: str) -> int:
 
 def start_game(
     *,
-    creator: Any,
+    creator: User,
     mode: str,
     language: str,
-    opponent: Any | None = None,
+    opponent: User | None = None,
     level: str | None = None,
     first: int | None = None,
     rematch_of: Game | None = None,
@@ -69,12 +69,7 @@ def start_game(
         if mode == Game.Mode.FRIEND:
             if opponent is None or opponent.pk == creator.pk:
                 raise GameError("bad_opponent")
-            if is_blocked(creator, opponent):
-                raise GameError("blocked")
-            if rated and creator.is_bot != opponent.is_bot:
-                raise GameError("bot_rated_human")
-            if Game.objects.invitations_sent_by(creator).count() >= settings.MAX_PENDING_INVITATIONS:
-                raise GameError("too_many_invitations")
+            check_invitation(creator, opponent, rated=rated)
             game = _new_game(
                 creator, mode, language, rematch_of=rematch_of, public=public, rated=rated, extras=extras
             )
@@ -93,10 +88,21 @@ def start_game(
     return game
 
 
+def check_invitation(creator: User, opponent: User, *, rated: bool) -> None:
+    """``GameError`` when ``creator`` may not invite ``opponent`` now: one blocked the
+    other, a rated game between a bot and a person, or too many invitations waiting."""
+    if is_blocked(creator, opponent):
+        raise GameError("blocked")
+    if rated and creator.is_bot != opponent.is_bot:
+        raise GameError("bot_rated_human")
+    if Game.objects.invitations_sent_by(creator).count() >= settings.MAX_PENDING_INVITATIONS:
+        raise GameError("too_many_invitations")
+
+
 def start_paired_game(
     *,
-    first: Any,
-    second: Any,
+    first: User,
+    second: User,
     language: str,
     inactivity_days: int,
     dictionary_version: int | None,
@@ -141,7 +147,7 @@ def start_paired_game(
 
 
 def _new_game(
-    creator: Any,
+    creator: User,
     mode: str,
     language: str,
     *,
@@ -167,7 +173,7 @@ def _new_game(
     )
 
 
-def _deal(game: Game, players: list[Any], *, first: int | None, start: bool) -> None:
+def _deal(game: Game, players: list[User | str], *, first: int | None, start: bool) -> None:
     """Seat ``players`` (the creator first in the list) and deal, through the game's one
     transition path (``Deal``). The engine always starts seat 0, so whoever moves first
     gets seat 0; by default the game's seed decides who that is."""
@@ -195,7 +201,7 @@ def _lock_seeks(language: str) -> None:
 
 
 def _join_or_open_seek(
-    creator: Any, language: str, *, public: bool = True, rated: bool = False, extras: bool = True
+    creator: User, language: str, *, public: bool = True, rated: bool = False, extras: bool = True
 ) -> Game:
     """Match with the oldest open seek in ``language``, or open one.
 
@@ -261,7 +267,7 @@ def rematch(*, game: Game, user: object) -> Game:
         return _start_rematch(game, user, seat)
 
 
-def _start_rematch(game: Game, user: Any, seat: int) -> Game:
+def _start_rematch(game: Game, user: User, seat: int) -> Game:
     other = next(s for s in game.seat_list() if s.index != seat)
     # The creator is players[0] in start_game; seat 0 moved first in the old game.
     first = 0 if seat != 0 else 1

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import time
-from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -20,6 +19,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 import engine
+from accounts.models import User
 from dictionaries.definitions import meanings
 from games import analysis, realtime
 from games.models import Game, GameAnalysis, Move, StudyItem
@@ -41,7 +41,7 @@ def played_moves(moves: list[Move]) -> list[analysis.PlayedMove]:
     ]
 
 
-def analyse(game: Game) -> tuple[list[dict[str, Any]], list[dict[str, Any]], float]:
+def analyse(game: Game) -> tuple[list[analysis.Entry], list[analysis.Entry], float]:
     """The analysis of ``game`` (entries, totals, seconds taken); stores nothing."""
     started = time.perf_counter()
     entries = analysis.analyse_moves(
@@ -90,11 +90,11 @@ def store_analysis(game_id: int) -> bool:
     return True
 
 
-def study_list(user: Any, language: str) -> QuerySet[StudyItem]:
+def study_list(user: User, language: str) -> QuerySet[StudyItem]:
     return StudyItem.objects.filter(user=user, language=language).order_by("-created_at", "word")
 
 
-def next_item(user: Any, language: str) -> StudyItem | None:
+def next_item(user: User, language: str) -> StudyItem | None:
     """The item to ask next: never answered first, then the most often wrong, then the
     one answered longest ago."""
     return (
