@@ -419,7 +419,6 @@ class GameView:
     is_public: bool
     rated: bool
     extras_allowed: bool
-    created_by: str
     created_by_id: int
     updated_at: datetime
     seats: tuple[SeatView, ...]
@@ -436,6 +435,12 @@ class GameView:
     deadline: datetime | None
     computer_thinking: bool
     make_moves: Callable[[], tuple[MoveView, ...]] = field(repr=False, compare=False)
+    creator_name: Callable[[], str] = field(repr=False, compare=False)
+
+    @cached_property
+    def created_by(self) -> str:
+        """The creator's username (read only when shown: the pages never show it)."""
+        return self.creator_name()
 
     @cached_property
     def moves(self) -> tuple[MoveView, ...]:
@@ -504,7 +509,6 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         is_public=game.is_public,
         rated=game.rated,
         extras_allowed=game.extras_allowed,
-        created_by=game.created_by.username,
         created_by_id=game.created_by_id,
         updated_at=game.updated_at,
         seats=seats,
@@ -524,6 +528,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         deadline=game.turn_deadline if active else None,
         computer_thinking=active and any(s.is_turn and s.is_computer for s in seats),
         make_moves=lambda: move_views(moves, names, show_racks=over),
+        creator_name=lambda: game.created_by.username,
     )
 
 
