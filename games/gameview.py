@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache, cached_property
+from functools import cached_property, partial
 
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext, pgettext
@@ -289,13 +289,6 @@ class Hindsight:
     played: extras.Described
     rack: str
     grid: tuple[tuple[MiniSquare, ...], ...]
-
-
-def hindsight_finder(
-    game: Game, moves: Sequence[Move], number: int, state: engine.GameState
-) -> Callable[[], Hindsight]:
-    """:func:`hindsight_of`, worked out once when first called."""
-    return cache(lambda: hindsight_of(game, moves, number, state))
 
 
 def hindsight_of(game: Game, moves: Sequence[Move], number: int, state: engine.GameState) -> Hindsight:
@@ -591,7 +584,8 @@ def extra_views(
                 tile_bag=extras.tile_bag(state, seat)
                 if purchase is not None and code == extras.TILE_BAG
                 else None,
-                find_hindsight=None if look_back is None else hindsight_finder(game, moves, look_back, state),
+                # Searched only when shown (``ExtraView.hindsight`` keeps the result).
+                find_hindsight=None if look_back is None else partial(hindsight_of, game, moves, look_back, state),
             )
         )
     return tuple(items)
