@@ -80,6 +80,8 @@ ERROR_MESSAGES: dict[str, Promise] = {
         "on). It ends on its own."
     ),
     "bot_rated_human": _("Bots play rated games only against other bots, and people only against people."),
+    "bad_cursor": _("This page of the list could not be found: start again from the first page."),
+    "bad_filters": _("These filters could not be read."),
 }
 
 

@@ -9,6 +9,7 @@ from django.views.generic import RedirectView
 from accounts import views as accounts_views
 from api.v1 import api as api_v1
 from games import howto
+from games.urls import archive_patterns
 from wordgame import views
 
 urlpatterns = [
@@ -16,6 +17,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/tokens/", include("api.urls")),
     path("accounts/", include("accounts.urls")),
+    path("players/<str:username>/games/", include((archive_patterns, "archive"))),
     path("players/", include("accounts.player_urls")),
     path("leaderboard/", accounts_views.leaderboard, name="leaderboard"),
     path("how-to-play/", howto.how_to_play, name="how-to-play"),
