@@ -36,6 +36,11 @@ class TournamentsConfig(AppConfig):
         register_after_commit(on_game_committed)
         # The archive's "tournament game" filter: the games of every pairing.
         register_tournament_games(tournament_game_ids)
+        from accounts.hooks import register_player_data
+        from tournaments.player_data import TournamentsPlayerData
+
+        # "Download my data": entries, memberships, tournaments organised.
+        register_player_data("tournaments", TournamentsPlayerData())
         # setup_site --demo also loads the finished demo tournament.
         register_demo_loader(load_demo_tournament)
         # The "Organisers" group exists after every migrate and flush (framework plumbing,
