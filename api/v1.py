@@ -30,6 +30,7 @@ from api.errors import ApiError, answer, error_response
 from api.games import REFUSALS
 from api.games import router as games_router
 from api.models import ApiToken
+from api.players import router as players_router
 from api.ratelimit import LOOKUP, TOKEN
 from api.schemas import AccountOut, TokenIn, TokenOut, WordOut
 from api.stream import router as stream_router
@@ -54,6 +55,12 @@ revoke it on that page if it leaks.
 carries the game's `version` as you last saw it and, ideally, an `action_id` of your
 choosing: the same id sent twice is applied once (safe retries). A stale version is
 refused with 409 `game_moved_on` (or `already_moved` if you moved from elsewhere).
+
+**Everything else an app needs.** A game's chat (`GET`/`POST /games/ID/chat`), rematch,
+invitations (`GET /invitations`; send with `POST /games`, answer with `accept`/`decline`),
+friends and blocks (`/friends`, `/blocks`, `PUT` to add, `DELETE` to remove), reports,
+profiles and ratings (`/players/NAME`), the archive of finished games with its filters and
+a cursor (`/players/NAME/games`), the study list (`/study/LANGUAGE`).
 
 **Events.** `GET /api/v1/stream/events` streams your games' events as newline-delimited
 JSON (`invitation`, `game_started`, `your_turn`, `game_over`), so a bot never polls.
@@ -111,6 +118,7 @@ api = NinjaAPI(
 api.add_router("/games", games_router)
 api.add_router("/stream", stream_router)
 api.add_router("/tournaments", tournaments_router)
+api.add_router("/", players_router)
 
 
 # ----- refusals, whoever raises them ------------------------------------------------------
