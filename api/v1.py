@@ -25,6 +25,7 @@ from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
 
 import engine
+from api.account import router as account_router
 from api.auth import TokenAuth
 from api.errors import ApiError, answer, error_response
 from api.games import REFUSALS
@@ -119,6 +120,7 @@ api.add_router("/games", games_router)
 api.add_router("/stream", stream_router)
 api.add_router("/tournaments", tournaments_router)
 api.add_router("/", players_router)
+api.add_router("/", account_router)
 
 
 # ----- refusals, whoever raises them ------------------------------------------------------

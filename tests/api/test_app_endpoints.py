@@ -174,25 +174,19 @@ PAGE_ACTIONS: dict[str, str] = {
     "set_language": "none: the interface language of the pages (the API follows Accept-Language)",
     "signup": "none: signing up is on the site",
     "delete-account": "none: deleting an account asks for the password on the site",
+    "games:watch": "GET /api/v1/watch",
+    "games:replay": "GET /api/v1/games/{game_id}",
+    "games:analysis": "GET /api/v1/games/{game_id}/analysis",
+    "games:quiz": "POST /api/v1/study/{language}/quiz",
+    "games:study-export": "GET /api/v1/study/{language}",
+    "coins": "GET /api/v1/account/coins",
+    "preferences": "PATCH /api/v1/account/settings",
+    "vacation": "PUT /api/v1/account/vacation",
+    "download-data": "GET /api/v1/account/data",
+    "acknowledge-notice": "POST /api/v1/notices/{notice_id}/read",
+    "players:search": "GET /api/v1/players",
+    "leaderboard": "GET /api/v1/leaderboard/{language}",
 }
-
-#: Pages an app may want that have no endpoint yet (issue 30, point 2, still to do).
-NOT_YET: frozenset[str] = frozenset(
-    {
-        "games:watch",
-        "games:replay",
-        "games:analysis",
-        "games:quiz",
-        "games:study-export",
-        "coins",
-        "preferences",
-        "vacation",
-        "download-data",
-        "acknowledge-notice",
-        "players:search",
-        "leaderboard",
-    }
-)
 
 #: Whole namespaces left out: the admin (staff), Django's sign-in pages, the word pages
 #: and tournaments (their own issues), and the API itself.
@@ -226,7 +220,7 @@ def test_every_page_action_has_its_endpoint() -> None:
         for name in url_names(get_resolver().url_patterns)
         if not name.startswith(LEFT_OUT) and name not in AUTH_PAGES and name != "favicon"
     }
-    unaccounted = pages - set(PAGE_ACTIONS) - NOT_YET
+    unaccounted = pages - set(PAGE_ACTIONS)
     assert unaccounted == set(), "map these pages to their endpoint (or say why there is none)"
     paths = api.get_openapi_schema()["paths"]
     operations = {f"{method.upper()} {path}" for path, item in paths.items() for method in item}
@@ -248,3 +242,47 @@ def test_new_endpoints_documented_with_an_example() -> None:
         "StudyItemOut",
     ):
         assert schemas[name].get("examples"), name
+
+
+def test_account_pages_as_endpoints(api_as: Api, ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    from accounts.models import Notice
+    from accounts.services import grant_coins
+
+    grant_coins(user=ana, amount=40, reason="signup")
+    a = api_as(ana)
+    assert a.get("/account/coins").json()["balance"] == 40
+    changed = a.client.patch(
+        "/api/v1/account/settings",
+        data='{"chat_enabled": false}',
+        content_type="application/json",
+        headers=a.headers,
+    )
+    assert changed.json()["chat_enabled"] is False
+    bad = a.client.patch(
+        "/api/v1/account/settings",
+        data='{"game_language": "xx"}',
+        content_type="application/json",
+        headers=a.headers,
+    )
+    assert (bad.status_code, bad.json()["details"][0]["field"]) == (400, "game_language")
+    assert a.put("/account/vacation").json()["on_vacation"] is True
+    assert a.put("/account/vacation").json()["error"] == "on_vacation"
+    assert a.delete("/account/vacation").json()["on_vacation"] is False
+    assert a.get("/account/data").json()["coins"]["balance"] == 40
+    notice = Notice.objects.create(user=ana, kind=Notice.Kind.WARNING, params={"reason": "spam"})
+    assert [n["id"] for n in a.get("/notices").json()] == [notice.pk]
+    assert a.post(f"/notices/{notice.pk}/read").status_code == 204
+    assert a.post(f"/notices/{notice.pk}/read").status_code == 404
+    assert [p["username"] for p in a.get("/players?q=BE").json()] == ["ben"]
+    assert a.get("/leaderboard/en").json() == []
+    assert [g["id"] for g in api_as(ben).get("/watch").json()] == [game_ana_ben.pk]
+    assert a.get(f"/games/{game_ana_ben.pk}/analysis").status_code == 403
+    StudyItem.objects.create(
+        user=ana, language="en", word="CAT", kind="play", rack="CATSEOD", score=30, move_number=1
+    )
+    question = a.get("/study/en/quiz").json()
+    assert question["rack"] == "CATSEOD"
+    assert a.post("/study/en/quiz", {"item": question["item"], "answer": "cat"}).json() == {
+        "right": True,
+        "word": "CAT",
+    }
