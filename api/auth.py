@@ -1,4 +1,6 @@
-"""``Authorization: Bearer TOKEN``: the caller is the token's user."""
+"""``Authorization: Bearer TOKEN``: the caller is the token's user. The token is a
+personal token (every scope) or an app's OAuth access token (its granted scopes,
+``api.oauth``); a request outside the scopes is refused (403 ``insufficient_scope``)."""
 
 from __future__ import annotations
 
@@ -7,14 +9,22 @@ from typing import Any
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
+from api.errors import ApiError
 from api.models import ApiToken
+from api.oauth import app_grant, required_scope
 
 
 class TokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Any:
         found = ApiToken.find(token.strip())
         if found is None:
-            return None
+            grant = app_grant(request)
+            if grant is None:
+                return None
+            if required_scope(request) not in grant.scopes:
+                raise ApiError("insufficient_scope")
+            request.user = grant.user
+            return grant
         found.touch()
         # The same user object the pages would have: model methods take request.user.
         request.user = found.user

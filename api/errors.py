@@ -41,6 +41,7 @@ STATUS: dict[str, int] = {
     "not_allowed": 403,
     "too_many_games": 403,
     "too_many_tokens": 403,
+    "insufficient_scope": 403,
     "not_finished": 403,
     # 404: unknown, or not visible to the caller (never said apart).
     "not_found": 404,

@@ -7,6 +7,7 @@ from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
+from api import oauth
 from api.v1 import api as api_v1
 from games import howto
 from games.urls import archive_patterns
@@ -31,4 +32,6 @@ urlpatterns = [
     # Lazy: a hashed static file's name is known only once the site runs.
     path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("img/favicon.ico"), permanent=True)),
     path("api/v1/", api_v1.urls),
+    # Sign-in for third-party apps (OAuth 2.0, authorisation code with PKCE).
+    path("oauth/", include((oauth.urlpatterns, "oauth2_provider"))),
 ]

@@ -168,6 +168,7 @@ PAGE_ACTIONS: dict[str, str] = {
     "blocked": "GET /api/v1/blocks",
     "api:tokens": "POST /api/v1/token",
     "api:token-revoke": "none: revoking a token is done on the page (a leaked token must not revoke others)",
+    "api:app-revoke": "none: taking an app's access back is done on the page, like a token",
     "home": "none: the home page",
     "healthz": "none: the health check",
     "how-to-play": "none: the rules, a page",
@@ -189,8 +190,8 @@ PAGE_ACTIONS: dict[str, str] = {
 }
 
 #: Whole namespaces left out: the admin (staff), Django's sign-in pages, the word pages
-#: and tournaments (their own issues), and the API itself.
-LEFT_OUT = ("admin:", "api-v1:", "dictionaries:", "tournaments:")
+#: and tournaments (their own issues), the API itself and the apps' OAuth sign-in.
+LEFT_OUT = ("admin:", "api-v1:", "dictionaries:", "tournaments:", "oauth2_provider:")
 AUTH_PAGES = {
     "login",
     "logout",
