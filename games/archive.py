@@ -141,11 +141,9 @@ def narrowed(games: QuerySet[Game], player: Any, filters: Filters) -> QuerySet[G
     if filters.tournament is not None:
         in_tournaments = tournament_game_ids()
         if in_tournaments is not None:
-            games = (
-                games.filter(pk__in=in_tournaments)
-                if filters.tournament
-                else games.exclude(pk__in=in_tournaments)
-            )
+            # EXISTS rather than IN: SQLite plans NOT IN over a subquery badly.
+            played = Exists(in_tournaments.filter(game_id=OuterRef("pk")))
+            games = games.filter(played) if filters.tournament else games.exclude(played)
         elif filters.tournament:
             games = games.none()
     if filters.word:

@@ -182,3 +182,19 @@ def test_gcg_zip_holds_each_game_record(ana: Any, ben: Any) -> None:
         text = zipped.read(f"wordgame-{games[0].pk}.gcg").decode()
     assert "#player1" in text
     assert text == gcg_text(games[0])
+
+
+def test_tournament_filter(ana: Any, ben: Any) -> None:
+    from tests.tournaments.helpers import make_organiser, make_tournament, resign, run_round
+
+    olga = make_organiser("olga")
+    tournament = make_tournament(olga, [ana, ben], rounds=1, starts_at=timezone.now())
+    tables = run_round(tournament, olga)
+    played = next(t.game for t in tables if t.game is not None)
+    assert played is not None
+    loser = ben if played.seat_list()[0].user_id == ana.pk else ana
+    resign(played, loser)
+    friendly = make_finished_game(ana, ben)
+    assert ids(ana, ana, Filters(tournament=True)) == [played.pk]
+    assert ids(ana, ana, Filters(tournament=False)) == [friendly.pk]
+    assert ids(ana, ana, Filters(tournament=True, result="win" if loser == ben else "loss")) == [played.pk]
