@@ -1,6 +1,6 @@
 """The rest of a player's own pages as endpoints: the coin statement, settings,
 vacation, "download my data", notices; finding players, the leaderboard, public games
-to watch, a finished game's analysis and the study quiz.
+to watch, a finished game's analysis, the study quiz and suggesting a word.
 
 The same services and forms as the pages (``accounts``, ``games.study``); refusals
 are the usual ``{"error", "message"}``.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.http import HttpRequest
@@ -28,6 +29,7 @@ from api.games import REFUSALS, visible
 from api.players import example, refused
 from api.ratelimit import LOOKUP, WRITE
 from api.schemas import Body, GameSummaryOut, Text
+from dictionaries.services import suggest_word
 from games import study
 from games.gameview import brief_for
 from games.models import Game, GameAnalysis, StudyItem
@@ -449,3 +451,31 @@ def answer(request: HttpRequest, language: str, body: AnswerIn) -> Any:
     if item is None:
         raise ApiError("not_found")
     return {"right": study.check_answer(item, body.answer), "word": item.word}
+
+
+# ----- suggesting a word --------------------------------------------------------------------
+
+
+class SuggestIn(Body):
+    model_config = {**Body.model_config, **example({"game": 42})}
+    game: Annotated[int, Field(ge=1)] | None = None
+
+
+@router.post(
+    "/words/{language}/{word}/suggest",
+    response={204: None, **REFUSALS},
+    throttle=WRITE,
+    tags=["words"],
+    summary="Suggest a word to add",
+)
+def suggest(request: HttpRequest, language: str, word: str, body: SuggestIn) -> Any:
+    """The moderators decide; you get a notice of the decision. Refused (400
+    ``bad_suggestion``, with the reason) for a word already valid, one you suggested,
+    one the language cannot spell, or past the daily limit."""
+    if language not in engine.LANGUAGES:
+        raise ApiError("unknown_language")
+    try:
+        suggest_word(user=request.user, language=language, word=word[:64], game_id=body.game)
+    except ValidationError as exc:
+        raise ApiError("bad_suggestion", status=400, message=" ".join(exc.messages)) from exc
+    return Status(204, None)

@@ -176,6 +176,14 @@ PAGE_ACTIONS: dict[str, str] = {
     "signup": "none: signing up is on the site",
     "delete-account": "none: deleting an account asks for the password on the site",
     "games:watch": "GET /api/v1/watch",
+    "dictionaries:lookup": "GET /api/v1/words/{language}/{word}",
+    "dictionaries:suggest": "POST /api/v1/words/{language}/{word}/suggest",
+    "tournaments:list": "GET /api/v1/tournaments",
+    "tournaments:detail": "GET /api/v1/tournaments/{tournament_id}",
+    "tournaments:register": "POST /api/v1/tournaments/{tournament_id}/register",
+    "tournaments:withdraw": "POST /api/v1/tournaments/{tournament_id}/withdraw",
+    "tournaments:memberships": "PUT /api/v1/tournaments/memberships/{body}",
+    "tournaments:export": "GET /api/v1/tournaments/{tournament_id}/export",
     "games:replay": "GET /api/v1/games/{game_id}",
     "games:analysis": "GET /api/v1/games/{game_id}/analysis",
     "games:quiz": "POST /api/v1/study/{language}/quiz",
@@ -191,7 +199,20 @@ PAGE_ACTIONS: dict[str, str] = {
 
 #: Whole namespaces left out: the admin (staff), Django's sign-in pages, the word pages
 #: and tournaments (their own issues), the API itself and the apps' OAuth sign-in.
-LEFT_OUT = ("admin:", "api-v1:", "dictionaries:", "tournaments:", "oauth2_provider:")
+LEFT_OUT = ("admin:", "api-v1:", "oauth2_provider:")
+#: Organisers' pages (the API's tournaments are read-only for them).
+ORGANISERS = {
+    "tournaments:new",
+    "tournaments:round-controls",
+    "tournaments:add-player",
+    "tournaments:withdraw-player",
+    "tournaments:reinstate-player",
+    "tournaments:player-rating",
+    "tournaments:pair-round",
+    "tournaments:start-round",
+    "tournaments:override-pairing",
+    "tournaments:override-result",
+}
 AUTH_PAGES = {
     "login",
     "logout",
@@ -219,7 +240,7 @@ def test_every_page_action_has_its_endpoint() -> None:
     pages = {
         name
         for name in url_names(get_resolver().url_patterns)
-        if not name.startswith(LEFT_OUT) and name not in AUTH_PAGES and name != "favicon"
+        if not name.startswith(LEFT_OUT) and name not in AUTH_PAGES | ORGANISERS and name != "favicon"
     }
     unaccounted = pages - set(PAGE_ACTIONS)
     assert unaccounted == set(), "map these pages to their endpoint (or say why there is none)"
@@ -287,3 +308,28 @@ def test_account_pages_as_endpoints(api_as: Api, ana: Any, ben: Any, game_ana_be
         "right": True,
         "word": "CAT",
     }
+
+
+def test_tournament_player_side_and_word_suggestion(api_as: Api, ana: Any) -> None:
+    from tests.tournaments.helpers import make_organiser, make_tournament
+
+    olga = make_organiser("olga")
+    tournament = make_tournament(olga)
+    a = api_as(ana)
+    assert [t["id"] for t in a.get("/tournaments").json()] == [tournament.pk]
+    assert a.post(f"/tournaments/{tournament.pk}/register").status_code == 204
+    assert tournament.registrations.filter(user=ana).exists()
+    assert a.post(f"/tournaments/{tournament.pk}/withdraw").status_code == 204
+    assert not tournament.registrations.filter(user=ana, status="active").exists()
+    done = a.client.put(
+        "/api/v1/tournaments/memberships/naspa",
+        data='{"number": "NA-1", "rating": 1500}',
+        content_type="application/json",
+        headers=a.headers,
+    )
+    assert done.json() == [{"body": "naspa", "number": "NA-1", "rating": 1500}]
+    assert a.post("/words/en/blorpish/suggest", {}).status_code == 204
+    again = a.post("/words/en/blorpish/suggest", {})
+    assert (again.status_code, again.json()["error"]) == (400, "bad_suggestion")
+    refused = a.post("/words/en/cat/suggest", {})  # already in the word list
+    assert (refused.status_code, refused.json()["error"]) == (400, "bad_suggestion")
