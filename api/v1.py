@@ -52,6 +52,13 @@ password) or on the page [/accounts/tokens/](/accounts/tokens/), then send it wi
 request: `Authorization: Bearer TOKEN`. Tokens are stored hashed: keep yours safe, and
 revoke it on that page if it leaks.
 
+**Apps for other players.** An app registered with us signs players in without their
+password: OAuth 2.0, the authorisation-code flow with PKCE (`/oauth/authorize/`, then
+`/oauth/token/`). The player chooses on the consent page what it may do: `read` (every
+GET), `play` (every other change) and `chat` (a game's chat); a request outside them is
+refused with 403 `insufficient_scope`. The player sees and revokes the app beside their
+tokens; a revoked app's next request is refused.
+
 **Playing.** Every action (`play`, `exchange`, `pass`, `resign`, `accept`, `decline`)
 carries the game's `version` as you last saw it and, ideally, an `action_id` of your
 choosing: the same id sent twice is applied once (safe retries). A stale version is
