@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.services import export_data
 from games import archive
 from games.archive import Filters
 from games.models import Game
@@ -105,6 +106,21 @@ def test_private_game_never_reaches_a_third_player(ana: Any, ben: Any, cleo: Any
     assert zipfile.ZipFile(io.BytesIO(data)).namelist() == [f"wordgame-{public.pk}.gcg"]
     summary = archive.head_to_head(ana, cleo, ben, Filters())
     assert summary.games == 1
+    # Nor through the API (the archive and the game itself) or cleo's own data export.
+    from api.models import ApiToken
+
+    bearer = {"Authorization": f"Bearer {ApiToken.issue(cleo, 'test')[1]}"}
+    listed = Client().get("/api/v1/players/ana/games", headers=bearer).json()
+    assert [g["id"] for g in listed["games"]] == [public.pk]
+    assert listed["head_to_head"] is None
+    assert Client().get(f"/api/v1/games/{private.pk}/gcg", headers=bearer).status_code == 404
+    assert (
+        Client()
+        .get("/api/v1/players/ana/games?opponent=ben", headers=bearer)
+        .json()["head_to_head"]["games"]
+        == 1
+    )
+    assert export_data(cleo)["games"]["games"] == []
 
 
 def test_cursor_pages_without_repeats_or_gaps_while_games_finish(ana: Any, ben: Any) -> None:
