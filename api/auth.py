@@ -29,3 +29,22 @@ class TokenAuth(HttpBearer):
         # The same user object the pages would have: model methods take request.user.
         request.user = found.user
         return found
+
+
+def still_valid(auth: Any) -> bool:
+    """Whether what authenticated a long request (the event stream) still stands: the
+    personal token not revoked and its user active, or the app's access token neither
+    revoked nor expired. One query."""
+    from django.utils import timezone
+    from oauth2_provider.models import get_access_token_model
+
+    from api.oauth import AppGrant
+
+    if isinstance(auth, AppGrant):
+        token_id = int(auth.pk.removeprefix("oauth-"))
+        return (
+            get_access_token_model()
+            .objects.filter(pk=token_id, expires__gt=timezone.now(), user__is_active=True)
+            .exists()
+        )
+    return ApiToken.objects.filter(pk=getattr(auth, "pk", 0), user__is_active=True).exists()

@@ -115,9 +115,7 @@ def test_private_game_never_reaches_a_third_player(ana: Any, ben: Any, cleo: Any
     assert listed["head_to_head"] is None
     assert Client().get(f"/api/v1/games/{private.pk}/gcg", headers=bearer).status_code == 404
     assert (
-        Client()
-        .get("/api/v1/players/ana/games?opponent=ben", headers=bearer)
-        .json()["head_to_head"]["games"]
+        Client().get("/api/v1/players/ana/games?opponent=ben", headers=bearer).json()["head_to_head"]["games"]
         == 1
     )
     assert export_data(cleo)["games"]["games"] == []
