@@ -8,7 +8,8 @@ registers one provider from its ``AppConfig.ready()``::
     from accounts.hooks import register_player_data
     register_player_data("games", GamesPlayerData())
 
-A provider has five methods (``PlayerData``); each takes the user. Providers are kept
+A provider has five methods (``PlayerData``), each taking the user, and declares what it
+exports and erases of each reference to the user (``covers``). Providers are kept
 by name, so registering again replaces, and tests may register their own.
 """
 
@@ -51,7 +52,22 @@ class Unfinished:
     url: str
 
 
+@dataclass(frozen=True)
+class Coverage:
+    """What "download my data" and account deletion do with the rows of one reference to
+    the user (``"app.Model.field"``): ``export`` names the part of the export holding
+    them (or says why none does), ``deletion`` what deleting the account does to them.
+    Every foreign key to the user is declared (``tests/players/test_data_coverage.py``
+    walks them)."""
+
+    export: str
+    deletion: str
+
+
 class PlayerData(Protocol):
+    #: ``"app.Model.field"`` -> :class:`Coverage`, for the references this app owns.
+    covers: dict[str, Coverage]
+
     def statistics(self, user: User) -> list[LanguageStatistics]:
         """Statistics per game language, for the profile."""
         ...
@@ -89,6 +105,11 @@ def register_player_data(name: str, provider: PlayerData | None) -> None:
 
 def providers() -> Iterator[tuple[str, PlayerData]]:
     yield from sorted(_providers.items())
+
+
+def coverage() -> dict[str, Coverage]:
+    """Every provider's :class:`Coverage` together (``accounts`` registers its own)."""
+    return {ref: cover for _name, provider in providers() for ref, cover in provider.covers.items()}
 
 
 def statistics_for(user: User) -> list[LanguageStatistics]:

@@ -68,12 +68,16 @@ class OpenNotice:
     text: str
 
 
-def open_notices(user: Any) -> list[OpenNotice]:
+def unread(user: Any) -> list[Notice]:
     """``user``'s notices not acknowledged yet, oldest first."""
     if not getattr(user, "is_authenticated", False):
         return []
-    notices = Notice.objects.filter(user=user, acknowledged_at__isnull=True)
-    return [OpenNotice(n.pk, n.kind, n.params, notice_text(n)) for n in notices]
+    return list(Notice.objects.filter(user=user, acknowledged_at__isnull=True))
+
+
+def open_notices(user: Any) -> list[OpenNotice]:
+    """:func:`unread`, as the banner shows them (their sentences in the active language)."""
+    return [OpenNotice(n.pk, n.kind, n.params, notice_text(n)) for n in unread(user)]
 
 
 def acknowledge(*, user: Any, notice_id: int) -> bool:

@@ -654,6 +654,55 @@ def _when(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
+KEPT_ANONYMISED = "kept: the row stays, pointing at the anonymised account"
+NOT_THEIRS = "not in the export: "
+
+#: What "download my data" (``export_data``) and ``delete_account`` do with each
+#: reference to the user held by accounts' models and Django's (the other apps declare
+#: theirs with their ``accounts.hooks`` provider).
+ACCOUNT_COVERAGE: dict[str, hooks.Coverage] = {
+    "accounts.CoinEntry.user": hooks.Coverage(
+        "coins.ledger", f"{KEPT_ANONYMISED} (the ledger is append-only)"
+    ),
+    "accounts.CoinEntry.created_by": hooks.Coverage(
+        NOT_THEIRS + "the staff member who adjusted someone's coins", KEPT_ANONYMISED
+    ),
+    "accounts.Friendship.from_user": hooks.Coverage("friends", "deleted"),
+    "accounts.Friendship.to_user": hooks.Coverage("friends", "deleted"),
+    "accounts.Block.blocker": hooks.Coverage("blocked", "deleted"),
+    "accounts.Block.blocked": hooks.Coverage(NOT_THEIRS + "who blocked them is the blocker's", "deleted"),
+    "accounts.UsernameRename.user": hooks.Coverage(
+        "not in the export: the admin's record of a rename (the username itself is exported)",
+        "kept: the admin's record of the rename (the account is anonymised, not removed)",
+    ),
+    "accounts.UsernameRename.kept_by": hooks.Coverage(
+        NOT_THEIRS + "another account's rename, naming the older account that kept the name", "set to none"
+    ),
+    "accounts.Report.reporter": hooks.Coverage("reports_made", KEPT_ANONYMISED + " (the moderators' record)"),
+    "accounts.Report.reported": hooks.Coverage(
+        NOT_THEIRS + "a report about them is the reporter's", KEPT_ANONYMISED + " (the moderators' record)"
+    ),
+    "accounts.Report.resolved_by": hooks.Coverage(NOT_THEIRS + "a moderator's work", KEPT_ANONYMISED),
+    "accounts.Rating.user": hooks.Coverage("ratings", KEPT_ANONYMISED + " (opponents' ratings came from it)"),
+    "accounts.RatingChange.user": hooks.Coverage("rating_history", KEPT_ANONYMISED),
+    "accounts.RatingChange.opponent": hooks.Coverage("rating_history", KEPT_ANONYMISED),
+    "accounts.VacationPeriod.user": hooks.Coverage("vacations", "deleted"),
+    "accounts.ModerationAction.subject": hooks.Coverage(
+        "moderation", KEPT_ANONYMISED + " (the moderation log)"
+    ),
+    "accounts.ModerationAction.moderator": hooks.Coverage(
+        NOT_THEIRS + "a moderator's work on others", KEPT_ANONYMISED + " (the moderation log)"
+    ),
+    "accounts.Notice.user": hooks.Coverage("notices", "deleted"),
+    "admin.LogEntry.user": hooks.Coverage(NOT_THEIRS + "the staff's admin log", KEPT_ANONYMISED),
+}
+
+
+def data_coverage() -> dict[str, hooks.Coverage]:
+    """Every reference to a user the export and the deletion account for."""
+    return {**ACCOUNT_COVERAGE, **hooks.coverage()}
+
+
 def export_data(user: User) -> dict[str, Any]:
     """Everything the site holds about ``user`` that is theirs, as JSON-ready values.
     Other players' private data (their racks, their reports) is not in it."""
@@ -727,6 +776,45 @@ def export_data(user: User) -> dict[str, Any]:
                 "ends_by": _when(v.ends_by),
             }
             for v in VacationPeriod.objects.filter(user=user)
+        ],
+        "settings": {
+            "chat_enabled": user.chat_enabled,
+            "game_language": user.game_language,
+            "interface_language": user.interface_language,
+            "display_name": user.display_name,
+            "is_bot": user.is_bot,
+        },
+        "coins": {
+            "balance": user.coins,
+            "last_daily_bonus": user.last_daily_bonus.isoformat() if user.last_daily_bonus else None,
+            "ledger": [
+                {
+                    "at": _when(e.created_at),
+                    "kind": e.kind,
+                    "amount": e.amount,
+                    "balance_after": e.balance_after,
+                    "reason": e.reason,
+                    "reference": e.reference,
+                    "note": e.note,
+                    "refund_of": e.refund_of_id,
+                    "id": e.pk,
+                }
+                for e in CoinEntry.objects.filter(user=user).order_by("created_at", "pk")
+            ],
+        },
+        "notices": [
+            {
+                "kind": n.kind,
+                "details": n.params,
+                "at": _when(n.created_at),
+                "read_at": _when(n.acknowledged_at),
+            }
+            for n in Notice.objects.filter(user=user).order_by("created_at", "pk")
+        ],
+        # What the moderators did about this player (who did it is the moderators' own).
+        "moderation": [
+            {"action": m.kind, "reason": m.reason, "until": _when(m.until), "game": m.game_id}
+            for m in ModerationAction.objects.filter(subject=user).order_by("pk")
         ],
     }
     for name, provider in hooks.providers():

@@ -20,6 +20,8 @@ API_MESSAGES: dict[str, Promise] = {
     "method_not_allowed": _("This address does not take that method."),
     "payload_too_large": _("The request is too large."),
     "unknown_language": _("There is no game language with that code."),
+    "unknown_player": _("There is no player with that username."),
+    "insufficient_scope": _("This app was not given that permission. Sign in to it again and allow it."),
     "bad_word": _("Send a word of at most 64 characters."),
     "too_many_tokens": _("You already have %(limit)s tokens. Revoke one before creating another."),
     "strength_not_bought": _("Buy word strength for this turn first (POST /games/ID/extras/word-strength)."),

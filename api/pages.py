@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from api.forms import TokenForm
 from api.messages import error_message
 from api.models import ApiToken
+from api.oauth import grants_of
 
 
 def _page(request: HttpRequest, form: TokenForm, *, new_token: str = "", status: int = 200) -> HttpResponse:
@@ -26,6 +27,7 @@ def _page(request: HttpRequest, form: TokenForm, *, new_token: str = "", status:
     context = {
         "form": form,
         "tokens": ApiToken.objects.filter(user=user),
+        "grants": grants_of(user),
         "new_token": new_token,
         "max_tokens": settings.API_MAX_TOKENS,
     }

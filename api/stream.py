@@ -11,7 +11,8 @@ One line per event, ``{"type": ..., "game": <game summary>}``:
 On connecting, the stream first says where things stand (``game_started`` for each of
 your games in progress, ``your_turn`` where you are to move, ``invitation`` for each
 one waiting for your answer), so a bot that reconnects misses nothing. A quiet stream
-sends an empty line every ``API_STREAM_KEEPALIVE_SECONDS``.
+sends an empty line every ``API_STREAM_KEEPALIVE_SECONDS``; a revoked token or app grant
+ends the stream within that time (checked each time the stream wakes).
 
 No polling: the stream joins the caller's ``lobby-<id>`` group on the channel layer
 (``games.realtime``), which every committed change of their games is sent to (and
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Router
 
 from api import representation
+from api.auth import still_valid
 from api.ratelimit import LOOKUP
 from games import realtime
 from games.gameview import brief_for
@@ -106,7 +108,12 @@ def _in_thread(fn: Any) -> Any:
     return sync_to_async(run)
 
 
-async def event_lines(user: Any, layer: BaseChannelLayer, keepalive: float) -> AsyncIterator[str]:
+async def event_lines(
+    user: Any, layer: BaseChannelLayer, keepalive: float, still_allowed: Callable[[], bool] | None = None
+) -> AsyncIterator[str]:
+    """The stream's lines. ``still_allowed`` (the caller's token or app grant is still
+    valid) is asked each time the stream wakes, for an event or a keep-alive: a revoked
+    token or grant ends its stream within ``keepalive`` seconds."""
     channel = await layer.new_channel()
     group = realtime.lobby_group(user.pk)
     # Join first, then look: a change between the two is seen twice, never missed.
@@ -120,6 +127,8 @@ async def event_lines(user: Any, layer: BaseChannelLayer, keepalive: float) -> A
             if receiving is None:
                 receiving = asyncio.ensure_future(layer.receive(channel))
             done, _pending = await asyncio.wait({receiving}, timeout=keepalive)
+            if still_allowed is not None and not await _in_thread(still_allowed)():
+                return
             if not done:
                 yield "\n"
                 continue
@@ -153,7 +162,9 @@ async def events(request: HttpRequest) -> StreamingHttpResponse:
     assert layer is not None, "CHANNEL_LAYERS is always configured (wordgame/settings.py)"
     token: Any = request.auth  # type: ignore[attr-defined]
     response = StreamingHttpResponse(
-        event_lines(token.user, layer, float(settings.API_STREAM_KEEPALIVE_SECONDS)),
+        event_lines(
+            token.user, layer, float(settings.API_STREAM_KEEPALIVE_SECONDS), lambda: still_valid(token)
+        ),
         content_type="application/x-ndjson",
     )
     response["Cache-Control"] = "no-cache"

@@ -25,11 +25,13 @@ from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
 
 import engine
+from api.account import router as account_router
 from api.auth import TokenAuth
 from api.errors import ApiError, answer, error_response
 from api.games import REFUSALS
 from api.games import router as games_router
 from api.models import ApiToken
+from api.players import router as players_router
 from api.ratelimit import LOOKUP, TOKEN
 from api.schemas import AccountOut, TokenIn, TokenOut, WordOut
 from api.stream import router as stream_router
@@ -50,10 +52,23 @@ password) or on the page [/accounts/tokens/](/accounts/tokens/), then send it wi
 request: `Authorization: Bearer TOKEN`. Tokens are stored hashed: keep yours safe, and
 revoke it on that page if it leaks.
 
+**Apps for other players.** An app registered with us signs players in without their
+password: OAuth 2.0, the authorisation-code flow with PKCE (`/oauth/authorize/`, then
+`/oauth/token/`). The player chooses on the consent page what it may do: `read` (every
+GET), `play` (every other change) and `chat` (a game's chat); a request outside them is
+refused with 403 `insufficient_scope`. The player sees and revokes the app beside their
+tokens; a revoked app's next request is refused.
+
 **Playing.** Every action (`play`, `exchange`, `pass`, `resign`, `accept`, `decline`)
 carries the game's `version` as you last saw it and, ideally, an `action_id` of your
 choosing: the same id sent twice is applied once (safe retries). A stale version is
 refused with 409 `game_moved_on` (or `already_moved` if you moved from elsewhere).
+
+**Everything else an app needs.** A game's chat (`GET`/`POST /games/ID/chat`), rematch,
+invitations (`GET /invitations`; send with `POST /games`, answer with `accept`/`decline`),
+friends and blocks (`/friends`, `/blocks`, `PUT` to add, `DELETE` to remove), reports,
+profiles and ratings (`/players/NAME`), the archive of finished games with its filters and
+a cursor (`/players/NAME/games`), the study list (`/study/LANGUAGE`).
 
 **Events.** `GET /api/v1/stream/events` streams your games' events as newline-delimited
 JSON (`invitation`, `game_started`, `your_turn`, `game_over`), so a bot never polls.
@@ -111,6 +126,8 @@ api = NinjaAPI(
 api.add_router("/games", games_router)
 api.add_router("/stream", stream_router)
 api.add_router("/tournaments", tournaments_router)
+api.add_router("/", players_router)
+api.add_router("/", account_router)
 
 
 # ----- refusals, whoever raises them ------------------------------------------------------

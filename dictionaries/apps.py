@@ -22,3 +22,7 @@ class DictionariesConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(restore_moderators_group, sender=self, dispatch_uid="dictionaries.moderators")
+        from accounts.hooks import register_player_data
+        from dictionaries.player_data import DictionariesPlayerData
+
+        register_player_data("dictionaries", DictionariesPlayerData())

@@ -15,6 +15,7 @@ from accounts.names import validate_text
 from accounts.services import is_blocked
 from dictionaries.models import LANGUAGE_CHOICES
 from games.actions import Exchange, Play
+from games.archive import Filters
 from games.messages import ERROR_MESSAGES, error_message
 from games.models import Game, Seat
 
@@ -198,3 +199,51 @@ class NewGameForm(forms.Form):
         # Games against the computer are always casual.
         data["rated"] = data.get("kind") == "rated" and mode != Game.Mode.COMPUTER
         return data
+
+
+YES_NO = (("", _("Any")), ("yes", _("Yes")), ("no", _("No")))
+
+
+class ArchiveForm(forms.Form):
+    """The archive's filters (``games.archive.Filters``), from the query string; every
+    field may be left empty."""
+
+    opponent = forms.CharField(label=_("Opponent"), max_length=150, required=False)
+    language = forms.ChoiceField(
+        label=_("Game language"), choices=[("", _("Any")), *LANGUAGE_CHOICES], required=False
+    )
+    result = forms.ChoiceField(
+        label=_("Result"),
+        choices=[("", _("Any")), ("win", _("Won")), ("loss", _("Lost")), ("draw", _("Drawn"))],
+        required=False,
+    )
+    mode = forms.ChoiceField(label=_("Mode"), choices=[("", _("Any")), *Game.Mode.choices], required=False)
+    rated = forms.ChoiceField(label=_("Rated"), choices=YES_NO, required=False)
+    tournament = forms.ChoiceField(label=_("Tournament game"), choices=YES_NO, required=False)
+    since = forms.DateField(
+        label=_("Finished from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label=_("Finished until"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_reason = forms.ChoiceField(
+        label=_("How it ended"), choices=[("", _("Any")), *Game.EndReason.choices], required=False
+    )
+    word = forms.CharField(label=_("Contains the word"), max_length=32, required=False)
+
+    def filters(self) -> Filters:
+        """The cleaned fields as ``games.archive.Filters`` (call after ``is_valid``)."""
+        data = self.cleaned_data
+        yes_no = {"yes": True, "no": False}
+        return Filters(
+            opponent=data["opponent"].strip(),
+            language=data["language"],
+            result=data["result"],
+            mode=data["mode"],
+            rated=yes_no.get(data["rated"]),
+            tournament=yes_no.get(data["tournament"]),
+            since=data["since"],
+            until=data["until"],
+            end_reason=data["end_reason"],
+            word=data["word"].strip(),
+        )

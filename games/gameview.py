@@ -585,7 +585,9 @@ def extra_views(
                 if purchase is not None and code == extras.TILE_BAG
                 else None,
                 # Searched only when shown (``ExtraView.hindsight`` keeps the result).
-                find_hindsight=None if look_back is None else partial(hindsight_of, game, moves, look_back, state),
+                find_hindsight=None
+                if look_back is None
+                else partial(hindsight_of, game, moves, look_back, state),
             )
         )
     return tuple(items)

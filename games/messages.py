@@ -87,6 +87,8 @@ ERROR_MESSAGES: dict[str, Promise] = {
     ),
     "bot_rated_human": _("Bots play rated games only against other bots, and people only against people."),
     "rematch_player_gone": _("This player has deleted their account: no rematch is possible."),
+    "bad_cursor": _("This page of the list could not be found: start again from the first page."),
+    "bad_filters": _("These filters could not be read."),
 }
 
 

@@ -356,7 +356,13 @@ class Game(models.Model):
         verbose_name = _("game")
         verbose_name_plural = _("games")
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["status", "language", "created_at"])]
+        indexes = [
+            models.Index(fields=["status", "language", "created_at"]),
+            # The archive's order (games.archive): finished games by (finished_at, id).
+            models.Index(
+                fields=["-finished_at", "-id"], condition=Q(status="finished"), name="games_finished_order"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.language} {self.mode} ({self.status})"
@@ -825,6 +831,8 @@ class Seat(models.Model):
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         ordering = ["game", "index"]
+        # One player's games (the archive, their statistics).
+        indexes = [models.Index(fields=["user", "game"], name="games_seat_user_game")]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="games_seat_unique_index"),
             models.UniqueConstraint(

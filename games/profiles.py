@@ -16,10 +16,10 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from accounts.hooks import BestPlay, LanguageStatistics, Unfinished
+from accounts.hooks import BestPlay, Coverage, LanguageStatistics, Unfinished
 from accounts.models import User
 from games.forms import NewGameForm
-from games.models import ChatMessage, Game, GameError, Move, Seat
+from games.models import ChatMessage, ExtraPurchase, Game, GameAction, GameError, Move, Seat, StudyItem
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -122,7 +122,50 @@ def export_games(user: User) -> dict[str, object]:
         {"game": c.game_id, "text": c.text, "at": _when(c.created_at)}
         for c in ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
     ]
-    return {"games": games, "moves": moves, "chat": chat}
+    actions = [
+        {"game": a.game_id, "version": a.version, "kind": a.kind, "at": _when(a.created_at)}
+        for a in GameAction.objects.filter(user=user).order_by("game_id", "version")
+    ]
+    purchases = [
+        {
+            "game": p.game_id,
+            "extra": p.extra,
+            "for_move": p.period,
+            "coin_entry": p.entry_id,
+            "refund": p.refund_id,
+            "at": _when(p.created_at),
+        }
+        for p in ExtraPurchase.objects.filter(user=user).order_by("created_at", "pk")
+    ]
+    study = [
+        {
+            "language": i.language,
+            "word": i.word,
+            "kind": i.kind,
+            "rack": i.rack,
+            "board_letters": i.board_letters,
+            "score": i.score,
+            "game": i.game_id,
+            "move": i.move_number,
+            "right": i.right,
+            "wrong": i.wrong,
+            "last_answered_at": _when(i.last_answered_at),
+            "at": _when(i.created_at),
+        }
+        for i in StudyItem.objects.filter(user=user).order_by("language", "created_at", "pk")
+    ]
+    return {
+        "games": games,
+        "moves": moves,
+        "actions": actions,
+        "chat": chat,
+        "purchases": purchases,
+        "study_items": study,
+    }
+
+
+#: Finished games keep their players (an account is anonymised, never deleted).
+KEPT = "kept: the row stays, pointing at the anonymised account"
 
 
 def unfinished_label(game: Game, user: User) -> str:
@@ -139,6 +182,19 @@ def unfinished_label(game: Game, user: User) -> str:
 
 class GamesPlayerData:
     """The games app's side of ``accounts.hooks.PlayerData``."""
+
+    covers = {
+        "games.Game.created_by": Coverage("games.games", KEPT),
+        "games.Game.first_player": Coverage("games.games", KEPT),
+        "games.Seat.user": Coverage("games.games", KEPT),
+        "games.Move.user": Coverage("games.moves", KEPT),
+        "games.GameAction.user": Coverage("games.actions", KEPT),
+        "games.ExtraPurchase.user": Coverage(
+            "games.purchases", KEPT + " (paid with the coin ledger's entries)"
+        ),
+        "games.ChatMessage.author": Coverage("games.chat", "deleted"),
+        "games.StudyItem.user": Coverage("games.study_items", "deleted"),
+    }
 
     def statistics(self, user: User) -> list[LanguageStatistics]:
         return player_statistics(user)
@@ -167,6 +223,7 @@ class GamesPlayerData:
 
     def erase(self, user: User) -> None:
         ChatMessage.objects.filter(author=user).delete()
+        StudyItem.objects.filter(user=user).delete()
 
 
 @require_GET

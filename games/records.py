@@ -3,13 +3,16 @@ point that hands it out (the API's ``/gcg``; the page's download can call it too
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.gcg import GameRecord, export_gcg, nicknames
 from games.models import ExtraPurchase, Game
 
 
-def gcg_text(game: Game) -> str:
+def gcg_text(game: Game, *, purchases: Iterable[ExtraPurchase] | None = None) -> str:
     """The GCG record of ``game``. It holds every rack: callers give it out only once
-    the game is over (``Game.is_over``)."""
+    the game is over (``Game.is_over``). ``purchases``: the game's extras bought, when
+    the caller read them already (the archive's zip reads them per batch)."""
     seats = game.seat_list()
     record = GameRecord(
         language=game.language,
@@ -17,14 +20,18 @@ def gcg_text(game: Game) -> str:
         moves=tuple(m.record_obj() for m in game.moves.all()),
         layout=game.state.get("layout", "wwf"),
     )
-    return export_gcg(record) + aid_notes(game)
+    return export_gcg(record) + aid_notes(game, purchases)
 
 
-def aid_notes(game: Game) -> str:
+def aid_notes(game: Game, purchases: Iterable[ExtraPurchase] | None = None) -> str:
     """Fair play in the record: one ``#note Wordgame-Aid: <nickname> <move> <extra>`` line
     per paid aid bought, after the moves (a ``#note`` may stand anywhere in a GCG file)."""
     nicks = nicknames([s.display_name for s in game.seat_list()])
     return "".join(
         f"#note Wordgame-Aid: {nicks[p.seat]} {p.period} {p.extra}\n"
-        for p in ExtraPurchase.objects.filter(game=game).order_by("period", "pk")
+        for p in (
+            sorted(purchases, key=lambda p: (p.period, p.pk))
+            if purchases is not None
+            else ExtraPurchase.objects.filter(game=game).order_by("period", "pk")
+        )
     )

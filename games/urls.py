@@ -6,11 +6,19 @@ from games import profiles, views
 
 app_name = "games"
 
+#: The archive lives under the player (``/players/<name>/games/``): the project's
+#: ``urls.py`` includes these in the namespace ``archive``.
+archive_patterns = [
+    path("", views.archive, name="games"),
+    path("download.<str:fmt>", views.archive_download, name="download"),
+]
+
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.new_game, name="new"),
     path("new/<str:username>/", profiles.play_with, name="new-with"),
     path("watch/", views.watch, name="watch"),
+    path("archive/", views.my_archive, name="my-archive"),
     path("<int:game_id>/", views.detail, name="detail"),
     path("<int:game_id>/fragments/", views.fragments, name="fragments"),
     path("<int:game_id>/preview/", views.preview, name="preview"),

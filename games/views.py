@@ -9,8 +9,16 @@ from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseForbidden,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -19,11 +27,14 @@ from django_htmx.http import HttpResponseClientRedirect
 import engine
 from dictionaries.definitions import meanings
 from dictionaries.models import language_name
+from games import archive as archives
 from games import live, rendering, services, study
 from games.actions import Accept, Action, BuyExtra, Decline, Pass, Resign
+from games.archive import Filters
 from games.forms import (
     MAX_TILES_LENGTH,
     ActionForm,
+    ArchiveForm,
     ChatForm,
     ExchangeForm,
     MoveForm,
@@ -454,4 +465,63 @@ def study_export(request: AuthedRequest, language: str, fmt: str) -> HttpRespons
         raise Http404
     response = HttpResponse(body, content_type=f"{kind}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="wordgame-study-{language}.{fmt}"'
+    return response
+
+
+# ----- the archive -----------------------------------------------------------------------
+
+
+def archive_filters(request: AuthedRequest) -> tuple[ArchiveForm, Filters | None]:
+    """The archive's filters from the query string (``None``: the form has errors)."""
+    form = ArchiveForm(request.GET)
+    return form, (form.filters() if form.is_valid() else None)
+
+
+@require_GET
+@login_required
+def archive(request: AuthedRequest, username: str) -> HttpResponse:
+    """A player's finished games that the viewer may see, filtered, a page at a time."""
+    player = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
+    form, filters = archive_filters(request)
+    context: dict[str, object] = {"player": player, "form": form, "is_me": player.pk == request.user.pk}
+    if filters is None:
+        return render(request, "games/archive.html", context, status=400)
+    try:
+        found = archives.page(player, request.user, filters, cursor=request.GET.get("cursor", ""))
+    except archives.ArchiveError as exc:
+        return HttpResponseBadRequest(error_message(exc.code))
+    opponent = get_user_model().objects.filter(username__iexact=filters.opponent).first()
+    query = request.GET.copy()
+    query.pop("cursor", None)
+    context.update(
+        page=found,
+        query=query.urlencode(),
+        head_to_head=archives.head_to_head(player, request.user, opponent, filters) if opponent else None,
+    )
+    if found.next_cursor:
+        query["cursor"] = found.next_cursor
+        context["next_query"] = query.urlencode()
+    return render(request, "games/archive.html", context)
+
+
+@require_GET
+@login_required
+def my_archive(request: AuthedRequest) -> HttpResponse:
+    return redirect("archive:games", request.user.username)
+
+
+@require_GET
+@login_required
+def archive_download(request: AuthedRequest, username: str, fmt: str) -> HttpResponse | StreamingHttpResponse:
+    """The whole filtered set as newline-delimited JSON or as a zip of GCG files."""
+    player = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
+    _form, filters = archive_filters(request)
+    if filters is None or fmt not in ("ndjson", "zip"):
+        return HttpResponseBadRequest(error_message("bad_filters"))
+    if fmt == "ndjson":
+        body, kind = archives.ndjson_lines(player, request.user, filters), "application/x-ndjson"
+    else:
+        body, kind = archives.gcg_zip_chunks(player, request.user, filters), "application/zip"
+    response = StreamingHttpResponse(body, content_type=kind)
+    response["Content-Disposition"] = f'attachment; filename="wordgame-{player.username}-games.{fmt}"'
     return response

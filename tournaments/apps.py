@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.apps import AppConfig
+from django.db.models import QuerySet
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
@@ -13,11 +14,18 @@ def restore_organisers_group(**kwargs: Any) -> None:
     ensure_organisers_group()
 
 
+def tournament_game_ids() -> QuerySet[Any]:
+    from tournaments.models import Pairing
+
+    return Pairing.objects.filter(game__isnull=False).values("game_id")
+
+
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from games.archive import register_tournament_games
         from games.demo import register_demo_loader
         from games.hooks import register_game_notes
         from games.models import register_after_commit
@@ -32,6 +40,13 @@ class TournamentsConfig(AppConfig):
         register_game_notes(lobby_notes)
         # A round's time limit is a task; services never import tasks.
         register_round_close(schedule_close_round)
+        # The archive's "tournament game" filter: the games of every pairing.
+        register_tournament_games(tournament_game_ids)
+        from accounts.hooks import register_player_data
+        from tournaments.player_data import TournamentsPlayerData
+
+        # "Download my data": entries, memberships, tournaments organised.
+        register_player_data("tournaments", TournamentsPlayerData())
         # setup_site --demo also loads the finished demo tournament.
         register_demo_loader(load_demo_tournament)
         # The "Organisers" group exists after every migrate and flush (framework plumbing,

@@ -162,6 +162,8 @@ INSTALLED_APPS = [
     # After games: games' `manage.py db_worker` (the framework's worker, recovering the
     # tasks of killed workers) overrides this app's command of the same name.
     "django_tasks_db",
+    # OAuth 2.0 for third-party apps (api/oauth.py): authorisation code with PKCE.
+    "oauth2_provider",
 ]
 
 MIDDLEWARE = [
@@ -433,6 +435,34 @@ API_MAX_TOKENS = env_int("API_MAX_TOKENS", 20)
 # The event stream sends an empty line after this many quiet seconds (keeps proxies and
 # clients from taking a quiet stream for a dead one).
 API_STREAM_KEEPALIVE_SECONDS = env_int("API_STREAM_KEEPALIVE_SECONDS", 15)
+
+# OAuth 2.0 for third-party apps (django-oauth-toolkit, api/oauth.py): the authorisation
+# code flow, PKCE required (an app on a phone keeps no secret), three scopes. Apps are
+# registered by staff in the admin. An access token lasts an hour; the player sees and
+# revokes each app's grant beside their personal tokens (/accounts/tokens/).
+OAUTH2_PROVIDER = {
+    "SCOPES": {
+        "read": _("See your games, profile, friends and study list"),
+        "play": _("Play and manage your games, invitations, friends and settings"),
+        "chat": _("Read and write in your games' chat"),
+    },
+    "DEFAULT_SCOPES": ["read"],
+    "PKCE_REQUIRED": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600),
+    "ROTATE_REFRESH_TOKEN": True,
+    # The OAuth 2.0 Security Best Current Practice (RFC 9700), before the toolkit's 4.0
+    # makes it the default: no implicit or password grant, PKCE with S256 only, tokens
+    # never in a URL, the issuer in the authorisation response, hashed token storage, a
+    # replayed refresh token revokes its family, https redirect URIs only.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
+}
 
 # Mail (turn reminders). Development prints mail to the console; production sets SMTP.
 EMAIL_BACKEND = os.environ.get(

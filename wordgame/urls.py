@@ -7,8 +7,10 @@ from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
+from api import oauth
 from api.v1 import api as api_v1
 from games import howto
+from games.urls import archive_patterns
 from wordgame import views
 
 urlpatterns = [
@@ -16,6 +18,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/tokens/", include("api.urls")),
     path("accounts/", include("accounts.urls")),
+    path("players/<str:username>/games/", include((archive_patterns, "archive"))),
     path("players/", include("accounts.player_urls")),
     path("leaderboard/", accounts_views.leaderboard, name="leaderboard"),
     path("how-to-play/", howto.how_to_play, name="how-to-play"),
@@ -29,4 +32,6 @@ urlpatterns = [
     # Lazy: a hashed static file's name is known only once the site runs.
     path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("img/favicon.ico"), permanent=True)),
     path("api/v1/", api_v1.urls),
+    # Sign-in for third-party apps (OAuth 2.0, authorisation code with PKCE).
+    path("oauth/", include((oauth.urlpatterns, "oauth2_provider"))),
 ]

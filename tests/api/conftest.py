@@ -69,6 +69,12 @@ class ApiClient:
             "/api/v1" + path, data=data, content_type="application/json", headers={**self.headers, **headers}
         )
 
+    def put(self, path: str, **headers: str) -> Any:
+        return self.client.put("/api/v1" + path, headers={**self.headers, **headers})
+
+    def delete(self, path: str, **headers: str) -> Any:
+        return self.client.delete("/api/v1" + path, headers={**self.headers, **headers})
+
 
 @pytest.fixture
 def api_as(token_for: Callable[[Any], str]) -> Callable[..., ApiClient]:

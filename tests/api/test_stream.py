@@ -229,3 +229,62 @@ async def test_the_stream_needs_a_token(close_db_connection: None) -> None:
     response = await AsyncClient().get("/api/v1/stream/events", headers={"Authorization": "Bearer wg_nope"})
     assert response.status_code == 401
     assert response.json()["error"] == "unauthenticated"
+
+
+async def ended(stream: Stream, within: float) -> bool:
+    """Whether the stream ends (its last line read) within ``within`` seconds; keep-alive
+    lines may come meanwhile."""
+    deadline = asyncio.get_running_loop().time() + within
+    try:
+        while (left := deadline - asyncio.get_running_loop().time()) > 0:
+            await stream.line(left)
+    except StopAsyncIteration:
+        return True
+    except TimeoutError:
+        return False
+    return False
+
+
+async def test_a_revoked_token_ends_its_stream(players: tuple[Any, Any, Any], settings: Any) -> None:
+    settings.API_STREAM_KEEPALIVE_SECONDS = 0.2
+    ana, _ben, _cleo = players
+    stream = await open_stream(ana)
+    assert await stream.line() == b"\n"
+    await sync_to_async(ApiToken.objects.filter(user=ana).delete)()
+    assert await ended(stream, 2)
+    assert await members(f"lobby-{ana.pk}") == 0
+
+
+async def test_a_revoked_app_grant_ends_its_stream(players: tuple[Any, Any, Any], settings: Any) -> None:
+    """The same mechanism and bound as a personal token: an app's access token revoked
+    on the player's tokens page ends the stream it holds open."""
+    from oauth2_provider.models import AccessToken, Application
+
+    from api.oauth import revoke_grant
+    from tests.api.test_oauth import REDIRECT, sign_in
+
+    settings.API_STREAM_KEEPALIVE_SECONDS = 0.2
+    ana, _ben, _cleo = players
+
+    def grant() -> tuple[str, int]:
+        app = Application.objects.create(
+            name="Pocket Words",
+            client_type=Application.CLIENT_PUBLIC,
+            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+            redirect_uris=REDIRECT,
+        )
+        return sign_in(ana, app, "read"), app.pk
+
+    token, app_id = await sync_to_async(grant)()
+    response = await AsyncClient().get("/api/v1/stream/events", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
+    stream = Stream(response)
+    assert await stream.line() == b"\n"
+    try:
+        assert not await ended(stream, 0.5)
+        await sync_to_async(revoke_grant)(user=ana, application_id=app_id)
+    except BaseException:
+        await stream.close()
+        raise
+    assert not await sync_to_async(AccessToken.objects.exists)()
+    assert await ended(stream, 2)

@@ -57,7 +57,7 @@ def make_finished_game(
             seat=seat,
             user=(first, second)[seat],
             kind=kind,
-            words=[{"word": word, "score": score}] if word else [],
+            words=[{"word": word, "score": score, "start": [7, 7], "direction": "across"}] if word else [],
             words_text=f" {word} " if word else "",
             score=score,
             bingo=bingo,
