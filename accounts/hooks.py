@@ -125,3 +125,17 @@ def game_summary(game_id: int | None) -> GameSummary | None:
         return None
     result: GameSummary | None = _game_summary[0](game_id)
     return result
+
+
+_friend_requested: list[Any] = []
+
+
+def register_friend_requested(hook: Any) -> None:
+    """Install ``hook(from_user=…, to_user=…)``, called inside the transaction that makes a
+    new friend request (the notification centre records its notification there)."""
+    _friend_requested[:] = [hook]
+
+
+def friend_requested(*, from_user: Any, to_user: Any) -> None:
+    for hook in _friend_requested:
+        hook(from_user=from_user, to_user=to_user)

@@ -56,6 +56,12 @@ class User(AbstractUser):
         _("chat"), default=True, help_text=_("Show the chat in your games and let you write in it.")
     )
 
+    # An IANA name ("Europe/Stockholm"); notifications and mails give times in it.
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    # The address the player confirmed through the signed link (notifications.emails);
+    # mail goes only to ``email`` while it equals this, so changing the address unverifies it.
+    verified_email = models.EmailField(_("verified e-mail address"), blank=True, editable=False)
+
     objects: ClassVar[UserManager] = UserManager()
 
     class Meta:

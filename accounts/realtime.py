@@ -37,3 +37,13 @@ def _send(group: str, event: dict[str, Any]) -> None:
 def balance_changed(user_id: int) -> None:
     """After the commit: tell the user's open pages that their balance changed."""
     transaction.on_commit(lambda: _send(user_group(user_id), {"type": BALANCE_CHANGED, "user_id": user_id}))
+
+
+NOTIFICATIONS_CHANGED = "notifications.changed"
+
+
+def notifications_changed(user_id: int) -> None:
+    """After the commit: the user's unread notifications changed (the header's bell)."""
+    transaction.on_commit(
+        lambda: _send(user_group(user_id), {"type": NOTIFICATIONS_CHANGED, "user_id": user_id})
+    )

@@ -368,7 +368,9 @@ def request_friend(*, user: User, other: User) -> Friendship:
             raise AccountError("blocked")
         existing = _friendships(user, other).first()
         if existing is None:
-            return Friendship.objects.create(from_user=user, to_user=other)
+            friendship = Friendship.objects.create(from_user=user, to_user=other)
+            hooks.friend_requested(from_user=user, to_user=other)
+            return friendship
         if existing.status == Friendship.Status.ACCEPTED:
             raise AccountError("already_friends")
         if existing.from_user_id == other.pk:

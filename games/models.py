@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -52,6 +51,7 @@ from games.actions import (
     Resign,
     Timeout,
 )
+from games.notify import record_action, record_chat, record_deadline_warning
 from games.pov import Pov, resolve
 
 if TYPE_CHECKING:
@@ -456,6 +456,8 @@ class Game(models.Model):
                 action_id=action_id,
                 move=move,
             )
+            # Whoever this change concerns is told in this transaction (an outbox row).
+            record_action(game, pov, action)
             game._after_commit()
         self._reload(game)
         return record
@@ -674,16 +676,18 @@ class Game(models.Model):
         refuse_chat(self, pov.user)
         with transaction.atomic():
             message = ChatMessage.objects.create(game=self, author=pov.user, text=text.strip())
+            record_chat(self, message)
             realtime.chat_posted(self.pk, message.pk)
         return message
 
     def send_turn_reminder(self, *, version: int, now: datetime | None = None) -> bool:
-        """E-mail the player to move that their time runs out within a day, once per turn.
+        """Warn the player to move that their time runs out within a day, once per turn.
 
         Bookkeeping beside the game, not a change of it (the version stays, so nobody's
-        page goes stale): one conditional UPDATE claims the reminder for ``version``
-        only if the game is still there and none was sent, and the mail goes out in the
-        same transaction, so a failed send leaves the reminder due for the next try."""
+        page goes stale): one conditional UPDATE claims the warning for ``version`` only
+        if the game is still there and none was recorded, and the warning is recorded in
+        the same transaction as a notification (``games.notify``), delivered after the
+        commit on every channel the player wants, in their language and time zone."""
         now = now or timezone.now()
         with transaction.atomic():
             claimed = Game.objects.filter(
@@ -700,17 +704,8 @@ class Game(models.Model):
             assert game.turn_seat is not None
             assert game.turn_deadline is not None
             user = game.seat_user(game.turn_seat)
-            if user is not None and user.email:
-                send_mail(
-                    subject=gettext("Your turn in Wordgame game #%(id)s") % {"id": game.pk},
-                    message=gettext(
-                        "It is your turn in game #%(id)s. If you do not play, pass or swap by "
-                        "%(deadline)s (UTC), the game ends as a loss by timeout."
-                    )
-                    % {"id": game.pk, "deadline": game.turn_deadline.strftime("%Y-%m-%d %H:%M")},
-                    from_email=None,
-                    recipient_list=[user.email],
-                )
+            if user is not None:
+                record_deadline_warning(game, user)
         self._reload(game)
         return True
 

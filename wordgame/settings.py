@@ -158,6 +158,7 @@ INSTALLED_APPS = [
     "accounts",
     "dictionaries",
     "games",
+    "notifications",
     "tournaments",
     "api",
 ]
@@ -200,6 +201,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.notices",
+                "notifications.context_processors.bell",
             ],
         },
     },
@@ -427,6 +429,12 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Wordgame <noreply@localhost>")
+# The site's address as players reach it: the links in mails are absolute (notifications).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# A notification's delivery on a channel is tried this often, the n-th retry after
+# NOTIFICATION_RETRY_SECONDS x 2^(n-1) (notifications/tasks.py).
+NOTIFICATION_ATTEMPTS = env_int("NOTIFICATION_ATTEMPTS", 5)
+NOTIFICATION_RETRY_SECONDS = env_int("NOTIFICATION_RETRY_SECONDS", 60)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)

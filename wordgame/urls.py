@@ -15,6 +15,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/tokens/", include("api.urls")),
+    path("", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/", include("accounts.player_urls")),
     path("leaderboard/", accounts_views.leaderboard, name="leaderboard"),

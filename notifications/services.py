@@ -1,0 +1,65 @@
+"""The one way to tell a person something: :func:`notify` (STYLE.md 3.3c).
+
+Call it inside the transaction of the change that concerns the recipients: it inserts
+their notifications (one INSERT for all of them) and enqueues one ``dispatch`` task in
+the same transaction (django-tasks-db keeps tasks in the same database, so both commit
+or roll back with the change: a process that dies after the commit loses nothing). The
+open pages' bells are told after the commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.realtime import notifications_changed
+from notifications.models import Kind, Notification
+
+
+def notify(*, recipient_ids: Iterable[int], kind: str, params: dict[str, Any], path: str = "") -> list[int]:
+    """Record a notification of ``kind`` for each recipient and enqueue its delivery.
+    ``params`` must be JSON values. Returns the notifications' ids."""
+    recipients = sorted(set(recipient_ids))
+    if not recipients:
+        return []
+    rows = Notification.objects.bulk_create(
+        [Notification(recipient_id=r, kind=kind, params=params, path=path) for r in recipients]
+    )
+    ids = [row.pk for row in rows]
+    from notifications.tasks import enqueue_dispatch  # tasks import this module
+
+    enqueue_dispatch(ids)
+    for recipient in recipients:
+        notifications_changed(recipient)
+    return ids
+
+
+def on_friend_requested(*, from_user: Any, to_user: Any) -> None:
+    """``accounts``' hook: a new friend request (inside its transaction)."""
+    notify(
+        recipient_ids=[to_user.pk],
+        kind=Kind.FRIEND_REQUEST,
+        params={"who": from_user.display_name or from_user.username},
+        path="/accounts/friends/",
+    )
+
+
+def unread_count(user: Any) -> int:
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return Notification.objects.filter(recipient=user, read_at__isnull=True).count()
+
+
+def mark_read(*, user: Any, ids: Iterable[int] | None = None) -> int:
+    """Mark ``user``'s notifications read (``ids``, or all of them); how many changed."""
+    unread = Notification.objects.filter(recipient=user, read_at__isnull=True)
+    if ids is not None:
+        unread = unread.filter(pk__in=list(ids))
+    with transaction.atomic():
+        changed = unread.update(read_at=timezone.now())
+        if changed:
+            notifications_changed(user.pk)
+    return changed

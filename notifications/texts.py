@@ -1,0 +1,110 @@
+"""What a notification says, rendered for its recipient: in their interface language and
+their time zone, never the sender's (STYLE.md 3.3c). One title and one body per kind (and
+per variant, for the kinds that have them: a game won, lost or drawn)."""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.utils import formats, timezone, translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from notifications.models import Kind, Notification
+
+#: (kind, variant) → (title, body).
+SENTENCES: dict[tuple[str, str], tuple[Promise, Promise]] = {
+    (Kind.YOUR_TURN, ""): (
+        _("Your turn against %(who)s"),
+        _("%(who)s has moved in game #%(game)s. Your turn runs until %(deadline)s."),
+    ),
+    (Kind.INVITATION, ""): (
+        _("%(who)s invites you to a game"),
+        _("Accept or decline the invitation on the game's page (game #%(game)s)."),
+    ),
+    (Kind.INVITATION_ANSWER, "accepted"): (
+        _("%(who)s accepted your invitation"),
+        _("Game #%(game)s has begun."),
+    ),
+    (Kind.INVITATION_ANSWER, "declined"): (
+        _("%(who)s declined your invitation"),
+        _("Game #%(game)s will not be played."),
+    ),
+    (Kind.GAME_OVER, "won"): (
+        _("You won against %(who)s"),
+        _("Game #%(game)s is over: %(mine)s to %(theirs)s."),
+    ),
+    (Kind.GAME_OVER, "lost"): (
+        _("You lost against %(who)s"),
+        _("Game #%(game)s is over: %(mine)s to %(theirs)s."),
+    ),
+    (Kind.GAME_OVER, "draw"): (
+        _("A draw against %(who)s"),
+        _("Game #%(game)s is over: %(mine)s to %(theirs)s."),
+    ),
+    (Kind.CHAT, ""): (_("%(who)s wrote in game #%(game)s"), _("“%(text)s”")),
+    (Kind.FRIEND_REQUEST, ""): (
+        _("%(who)s asks to be your friend"),
+        _("Accept or decline on your friends page."),
+    ),
+    (Kind.DEADLINE_WARNING, ""): (
+        _("Time is running out in your game against %(who)s"),
+        _(
+            "It is your turn in game #%(game)s. If you do not play, pass or swap by %(deadline)s, "
+            "the game ends as a loss by timeout."
+        ),
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    title: str
+    body: str
+    path: str
+
+
+def language_of(user: Any) -> str:
+    code = getattr(user, "interface_language", "") or ""
+    try:
+        return translation.get_supported_language_variant(code) if code else settings.LANGUAGE_CODE
+    except LookupError:
+        return settings.LANGUAGE_CODE
+
+
+def time_zone_of(user: Any) -> zoneinfo.ZoneInfo:
+    name = getattr(user, "time_zone", "") or settings.TIME_ZONE
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
+
+@contextmanager
+def as_recipient(user: Any) -> Iterator[None]:
+    """Render in ``user``'s interface language and time zone."""
+    with translation.override(language_of(user)), timezone.override(time_zone_of(user)):
+        yield
+
+
+def _when(value: str) -> str:
+    when = timezone.localtime(datetime.fromisoformat(value))
+    return f"{formats.date_format(when, 'DATETIME_FORMAT')} ({timezone.get_current_timezone_name()})"
+
+
+def render(notification: Notification) -> Rendered:
+    """The notification's text in the active language and time zone (wrap in
+    :func:`as_recipient` when it is not the recipient's own request)."""
+    params: dict[str, Any] = dict(notification.params)
+    if params.get("deadline"):
+        params["deadline"] = _when(params["deadline"])
+    title, body = SENTENCES.get(
+        (notification.kind, str(params.get("variant", ""))), SENTENCES[(Kind.YOUR_TURN, "")]
+    )
+    return Rendered(title=str(title) % params, body=str(body) % params, path=notification.path)

@@ -1,0 +1,153 @@
+"""One outbound path: every change that concerns a person records a notification for them
+in its own transaction (one INSERT and one task at most), never for the one who made it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+import engine
+from accounts.services import request_friend
+from games.models import Game
+from games.services import start_game
+from notifications.models import Kind, Notification
+from tests.games.helpers import CAT_AT_CENTRE, make_computer_game
+
+pytestmark = pytest.mark.django_db
+
+DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+
+
+def kinds_of(user: Any) -> list[str]:
+    return list(Notification.objects.filter(recipient=user).order_by("pk").values_list("kind", flat=True))
+
+
+def test_a_move_tells_the_opponent_and_not_the_mover(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    before = kinds_of(ana)
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
+    turn = Notification.objects.get(recipient=ben, kind=Kind.YOUR_TURN)
+    assert turn.params["who"] == "ana"
+    assert turn.params["game"] == game_ana_ben.pk
+    assert turn.path == f"/games/{game_ana_ben.pk}/"
+    assert game_ana_ben.turn_deadline is not None
+    assert turn.params["deadline"] == game_ana_ben.turn_deadline.isoformat()
+    assert kinds_of(ana) == before
+
+
+def test_a_refused_move_records_nothing(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    before = Notification.objects.count()
+    with pytest.raises(engine.IllegalMove):
+        game_ana_ben.play(ana, [engine.Placement(0, 0, "C")], version=game_ana_ben.version)
+    assert Notification.objects.count() == before
+
+
+def test_a_move_adds_one_insert_and_one_task_to_its_transaction(
+    ana: Any, ben: Any, game_ana_ben: Game, settings: Any
+) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = DATABASE_TASKS
+    with CaptureQueriesContext(connection) as queries:
+        game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
+    inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
+    assert sum('"notifications_notification"' in sql for sql in inserts) == 1
+    dispatches = DBTaskResult.objects.filter(task_path="notifications.tasks.dispatch")
+    assert dispatches.count() == 1
+    ids = Notification.objects.filter(recipient=ben, kind=Kind.YOUR_TURN).values_list("pk", flat=True)
+    assert dispatches.get().args_kwargs["args"] == [list(ids)]
+
+
+def test_a_rolled_back_change_leaves_neither_notification_nor_task(
+    ana: Any, ben: Any, game_ana_ben: Game, settings: Any
+) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = DATABASE_TASKS
+    before = Notification.objects.count()
+
+    def move_then_fail() -> None:
+        with transaction.atomic():
+            game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
+            assert Notification.objects.count() == before + 1
+            raise RuntimeError("the request failed after the move")
+
+    with pytest.raises(RuntimeError):
+        move_then_fail()
+    assert Notification.objects.count() == before
+    assert not DBTaskResult.objects.filter(task_path="notifications.tasks.dispatch").exists()
+
+
+def test_invitation_and_its_answers(ana: Any, ben: Any) -> None:
+    game = start_game(creator=ana, mode=Game.Mode.FRIEND, language="en", opponent=ben, first=0)
+    invitation = Notification.objects.get(recipient=ben)
+    assert (invitation.kind, invitation.params["who"], invitation.path) == (
+        Kind.INVITATION,
+        "ana",
+        f"/games/{game.pk}/",
+    )
+    game.decline(ben, version=game.version)
+    answer = Notification.objects.get(recipient=ana)
+    assert (answer.kind, answer.params["variant"], answer.params["who"]) == (
+        Kind.INVITATION_ANSWER,
+        "declined",
+        "ben",
+    )
+    other = start_game(creator=ana, mode=Game.Mode.FRIEND, language="en", opponent=ben, first=0)
+    other.accept(ben, version=other.version)
+    accepted = Notification.objects.filter(recipient=ana).first()
+    assert accepted is not None
+    assert accepted.params["variant"] == "accepted"
+    assert accepted.params["game"] == other.pk
+
+
+def test_the_end_with_the_result_for_the_other_player(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    game_ana_ben.play(ana, CAT_AT_CENTRE, version=game_ana_ben.version)
+    ana_before = kinds_of(ana)
+    game_ana_ben.resign(ana, version=game_ana_ben.version)
+    over = Notification.objects.get(recipient=ben, kind=Kind.GAME_OVER)
+    assert over.params["variant"] == "won"
+    assert over.params["who"] == "ana"
+    assert kinds_of(ana) == ana_before  # ana resigned: she knows
+
+
+def test_a_lapsed_turn_tells_both_players(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    assert game_ana_ben.timeout(now=timezone.now() + timedelta(days=30)) is not None
+    results = dict(
+        Notification.objects.filter(kind=Kind.GAME_OVER).values_list("recipient__username", "params__variant")
+    )
+    assert results == {"ana": "lost", "ben": "won"}
+
+
+def test_a_chat_line_for_the_other_player_if_they_keep_chat_on(
+    ana: Any, ben: Any, game_ana_ben: Game
+) -> None:
+    game_ana_ben.post_chat(ana, "good luck!")
+    line = Notification.objects.get(recipient=ben, kind=Kind.CHAT)
+    assert line.params["text"] == "good luck!"
+    assert not Notification.objects.filter(recipient=ana, kind=Kind.CHAT).exists()
+    ben.chat_enabled = False
+    ben.save()
+    game = Game.objects.get(pk=game_ana_ben.pk)
+    game.post_chat(ana, "hello?")
+    assert Notification.objects.filter(recipient=ben, kind=Kind.CHAT).count() == 1
+
+
+def test_a_friend_request(ana: Any, ben: Any) -> None:
+    request_friend(user=ana, other=ben)
+    asked = Notification.objects.get(recipient=ben)
+    assert (asked.kind, asked.params["who"], asked.path) == (Kind.FRIEND_REQUEST, "ana", "/accounts/friends/")
+    request_friend(user=ana, other=ben)  # asking again makes no second request
+    assert Notification.objects.filter(recipient=ben).count() == 1
+
+
+def test_games_against_the_computer_notify_nothing(ana: Any) -> None:
+    game = make_computer_game(ana, racks=("CATSEOD", "JQXZKVW"))
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
+    assert not Notification.objects.exists()
