@@ -71,7 +71,7 @@ def send(delivery: Delivery) -> None:
 
 @task()
 def deliver(delivery_id: int) -> bool:
-    """Send one delivery; True when it is sent (now or before)."""
+    """Send one delivery (unless it was sent or given up); True when it is sent."""
     # The row is locked while it is sent: a duplicate of this task waits, then finds it sent.
     with transaction.atomic():
         delivery = (
@@ -82,7 +82,7 @@ def deliver(delivery_id: int) -> bool:
         )
         if delivery is None:
             return False
-        if delivery.status != Delivery.Status.SENT:
+        if delivery.status == Delivery.Status.PENDING:  # sent, or given up: nothing more
             _attempt(delivery)
     return delivery.status == Delivery.Status.SENT
 
