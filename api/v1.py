@@ -30,6 +30,7 @@ from api.errors import ApiError, answer, error_response
 from api.games import REFUSALS
 from api.games import router as games_router
 from api.models import ApiToken
+from api.notifications import router as notifications_router
 from api.ratelimit import LOOKUP, TOKEN
 from api.schemas import AccountOut, TokenIn, TokenOut, WordOut
 from api.stream import router as stream_router
@@ -56,7 +57,10 @@ choosing: the same id sent twice is applied once (safe retries). A stale version
 refused with 409 `game_moved_on` (or `already_moved` if you moved from elsewhere).
 
 **Events.** `GET /api/v1/stream/events` streams your games' events as newline-delimited
-JSON (`invitation`, `game_started`, `your_turn`, `game_over`), so a bot never polls.
+JSON (`invitation`, `game_started`, `your_turn`, `game_over`; with `?notifications=true`
+also `notification` for each new notification of yours), so a bot never polls. `GET /api/v1/notifications` lists your
+notifications (newest first, `unread=true` to filter, paged); `POST
+/api/v1/notifications/read` marks them read.
 
 **Errors.** Every refusal is `{"error": CODE, "message": TEXT}`: 400 malformed or
 against the rules (the engine's codes, e.g. `word_not_in_lexicon`), 401 no valid token,
@@ -111,6 +115,7 @@ api = NinjaAPI(
 api.add_router("/games", games_router)
 api.add_router("/stream", stream_router)
 api.add_router("/tournaments", tournaments_router)
+api.add_router("/notifications", notifications_router)
 
 
 # ----- refusals, whoever raises them ------------------------------------------------------

@@ -1,0 +1,105 @@
+"""``/api/v1/notifications``: the caller's notifications, newest first, paged, with an
+unread filter, and marking them read. Each is rendered in the caller's language (the
+request's, ``Accept-Language``) and their own time zone."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest
+from django.utils import timezone
+from ninja import Query, Router, Schema
+from pydantic import Field
+
+from api.games import REFUSALS
+from api.ratelimit import LOOKUP, WRITE
+from api.schemas import Body
+from notifications import services
+from notifications.emails import absolute
+from notifications.models import Notification
+from notifications.texts import render, time_zone_of
+
+router = Router(tags=["notifications"])
+
+
+class NotificationOut(Schema):
+    id: int
+    kind: str = Field(
+        description="your_turn, invitation, invitation_answer, game_over, chat, friend_request, …"
+    )
+    title: str
+    body: str
+    url: str = Field(description="The page it is about (absolute), or empty.")
+    params: dict[str, Any] = Field(description="The plain values it was made from (game id, names…).")
+    created_at: datetime
+    read_at: datetime | None
+
+
+class NotificationPage(Schema):
+    count: int = Field(description="How many match the filter.")
+    unread: int = Field(description="How many of yours are unread.")
+    page: int
+    pages: int
+    results: list[NotificationOut]
+
+
+class NotificationFilter(Schema):
+    unread: bool = False
+    page: int = Field(default=1, ge=1)
+    per_page: int = Field(default=50, ge=1, le=200)
+
+
+class MarkReadIn(Body):
+    ids: list[int] | None = Field(default=None, max_length=1000, description="Which to mark; none: all.")
+
+
+class MarkedOut(Schema):
+    marked: int
+    unread: int
+
+
+def represent(notification: Notification) -> dict[str, Any]:
+    text = render(notification)
+    return {
+        "id": notification.pk,
+        "kind": notification.kind,
+        "title": text.title,
+        "body": text.body,
+        "url": absolute(text.path) if text.path else "",
+        "params": notification.params,
+        "created_at": notification.created_at,
+        "read_at": notification.read_at,
+    }
+
+
+@router.get("", response={200: NotificationPage, **REFUSALS}, throttle=LOOKUP, summary="My notifications")
+def list_notifications(request: HttpRequest, filters: Query[NotificationFilter]) -> Any:
+    """Your notifications, newest first; ``unread=true`` for the unread ones only."""
+    user: Any = request.user
+    rows = Notification.objects.filter(recipient=user)
+    if filters.unread:
+        rows = rows.filter(read_at__isnull=True)
+    paginator = Paginator(rows, filters.per_page)
+    page = paginator.get_page(filters.page)
+    with timezone.override(time_zone_of(user)):
+        results = [represent(n) for n in page.object_list]
+    return {
+        "count": paginator.count,
+        "unread": services.unread_count(user),
+        "page": page.number,
+        "pages": paginator.num_pages,
+        "results": results,
+    }
+
+
+@router.post(
+    "/read", response={200: MarkedOut, **REFUSALS}, throttle=WRITE, summary="Mark notifications read"
+)
+def mark_read(request: HttpRequest, body: MarkReadIn) -> Any:
+    """Mark the given notifications of yours read (``{"ids": [...]}``), or all of them
+    (``{}``). Ids that are not yours or already read are left alone."""
+    user: Any = request.user
+    marked = services.mark_read(user=user, ids=body.ids)
+    return {"marked": marked, "unread": services.unread_count(user)}
