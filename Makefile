@@ -39,9 +39,11 @@ data: migrate
 	$(PY) manage.py setup_site --demo
 
 ## make run: install, migrate, load data, serve on http://$(HOST):$(PORT) with Daphne (SQLite + in-memory layer)
-## and one task worker beside it (the computer's moves, deadlines, reminders, the sweep)
+## and one task worker beside it (the computer's moves, deadlines, reminders, notifications, the sweep); a Web
+## Push key pair is made in var/vapid.json on first start
 run: data
 	@echo "Demo accounts (password wordgame-demo): ana and ben (players), mod (moderator). One task worker runs beside the server."
+	$(PY) manage.py vapid_keys --write var/vapid.json
 	$(PY) manage.py db_worker & trap 'kill $$!' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 

@@ -29,6 +29,7 @@ class Kind(models.TextChoices):
 
 
 class Channel(models.TextChoices):
+    PUSH = "push", _("Push notifications")
     EMAIL = "email", _("E-mail")
 
 
@@ -103,3 +104,27 @@ class Preference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.channel} {self.enabled}"
+
+
+class PushSubscription(models.Model):
+    """One device's Web Push subscription (``notifications.push``): the endpoint the
+    browser's push service gave it and the keys the payload is encrypted with. Deleted
+    when the push service answers 404 or 410, or when the player removes the device."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(_("endpoint"), max_length=500, unique=True)
+    p256dh = models.CharField(_("public key"), max_length=200)
+    auth = models.CharField(_("auth secret"), max_length=200)
+    user_agent = models.CharField(_("device"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.endpoint[:60]}"

@@ -1,7 +1,8 @@
 """Which channels a player wants for each kind of notification. The site itself (the
 bell, ``/notifications/``) always records them; the other channels are opt-ins with
-defaults a player would expect: e-mail for what needs an answer or costs a game
-(invitations, friend requests, time running out), not for every move or chat line."""
+defaults a player would expect: push (on the devices they subscribed) for everything,
+e-mail only for what needs an answer or costs a game (invitations, friend requests, time
+running out), not for every move or chat line."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ from typing import Any
 from notifications.models import Channel, Kind, Preference
 
 DEFAULTS: dict[str, frozenset[str]] = {
-    Kind.YOUR_TURN: frozenset(),
-    Kind.INVITATION: frozenset({Channel.EMAIL}),
-    Kind.INVITATION_ANSWER: frozenset(),
-    Kind.GAME_OVER: frozenset(),
-    Kind.CHAT: frozenset(),
-    Kind.FRIEND_REQUEST: frozenset({Channel.EMAIL}),
-    Kind.DEADLINE_WARNING: frozenset({Channel.EMAIL}),
+    Kind.YOUR_TURN: frozenset({Channel.PUSH}),
+    Kind.INVITATION: frozenset({Channel.PUSH, Channel.EMAIL}),
+    Kind.INVITATION_ANSWER: frozenset({Channel.PUSH}),
+    Kind.GAME_OVER: frozenset({Channel.PUSH}),
+    Kind.CHAT: frozenset({Channel.PUSH}),
+    Kind.FRIEND_REQUEST: frozenset({Channel.PUSH, Channel.EMAIL}),
+    Kind.DEADLINE_WARNING: frozenset({Channel.PUSH, Channel.EMAIL}),
 }
 
 

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
-from notifications import preferences
+from notifications import preferences, presence, push
 from notifications.emails import notification_email
 from notifications.models import Channel, Delivery, Notification
 
@@ -46,15 +46,27 @@ def dispatch(ids: list[int]) -> int:
         recipient = notification.recipient
         if not recipient.is_active:
             continue
-        channels = preferences.wanted(recipient).get(notification.kind, set())
-        if Channel.EMAIL in channels and preferences.email_address(recipient):
-            delivery, created = Delivery.objects.get_or_create(
-                notification=notification, channel=Channel.EMAIL
-            )
+        for channel in channels_for(notification):
+            delivery, created = Delivery.objects.get_or_create(notification=notification, channel=channel)
             if created:
                 deliver.enqueue(delivery.pk)
                 handed += 1
     return handed
+
+
+def channels_for(notification: Notification) -> list[str]:
+    """The channels ``notification`` goes out on: those its recipient wants and can be
+    reached on (a verified address; a device subscribed, and not that game's page open)."""
+    recipient = notification.recipient
+    wanted = preferences.wanted(recipient).get(notification.kind, set())
+    channels: list[str] = []
+    if Channel.PUSH in wanted and push.enabled() and recipient.push_subscriptions.exists():
+        game = notification.params.get("game")
+        if not (isinstance(game, int) and presence.is_present(recipient.pk, game)):
+            channels.append(Channel.PUSH)
+    if Channel.EMAIL in wanted and preferences.email_address(recipient):
+        channels.append(Channel.EMAIL)
+    return channels
 
 
 def send(delivery: Delivery) -> None:
@@ -65,6 +77,8 @@ def send(delivery: Delivery) -> None:
         if not address:
             raise RuntimeError("no verified address any more")
         notification_email(notification, address=address).send()
+    elif delivery.channel == Channel.PUSH:
+        push.send_notification(notification)
     else:
         raise RuntimeError(f"unknown channel {delivery.channel}")
 
@@ -91,6 +105,12 @@ def _attempt(delivery: Delivery) -> None:
     delivery.attempts += 1
     try:
         send(delivery)
+    except push.NoDevice:
+        # Every device was revoked (404/410): a retry would find none either.
+        delivery.status = Delivery.Status.FAILED
+        delivery.last_error = "no subscribed device left"
+        delivery.save(update_fields=["attempts", "last_error", "status"])
+        return
     except Exception as exc:  # noqa: BLE001 - any failure of a channel is retried, never raised
         delivery.last_error = f"{type(exc).__name__}: {exc}"[:2000]
         retry = delivery.attempts < settings.NOTIFICATION_ATTEMPTS

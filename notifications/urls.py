@@ -14,4 +14,7 @@ urlpatterns = [
     path("accounts/notifications/", views.notification_settings, name="settings"),
     path("accounts/notifications/verify/", views.resend_verification, name="resend-verification"),
     path("accounts/email/verify/<str:token>/", views.verify_email, name="verify-email"),
+    path("notifications/push/subscribe/", views.push_subscribe, name="push-subscribe"),
+    path("notifications/push/<int:device_id>/remove/", views.push_remove, name="push-remove"),
+    path("sw.js", views.service_worker, name="service-worker"),
 ]

@@ -4,8 +4,10 @@ unsubscribe of a mail (RFC 8058, no log-in) and the address verification link.""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -13,14 +15,15 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from notifications import emails, preferences, services
+from notifications import emails, preferences, push, services
 from notifications.forms import NotificationSettingsForm
-from notifications.models import Channel, Kind, Notification
+from notifications.models import Channel, Kind, Notification, PushSubscription
 from notifications.texts import render as render_text
 
 PAGE_SIZE = 30
@@ -78,7 +81,12 @@ def notification_settings(request: AuthedRequest) -> HttpResponse:
     return render(
         request,
         "notifications/settings.html",
-        {"form": form, "verified": bool(preferences.email_address(user))},
+        {
+            "form": form,
+            "verified": bool(preferences.email_address(user)),
+            "devices": PushSubscription.objects.filter(user=user),
+            "vapid_public_key": settings.VAPID_PUBLIC_KEY if push.enabled() else "",
+        },
     )
 
 
@@ -135,3 +143,46 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if done:
         preferences.set_wanted(user=user, kind=read[1], channel=Channel.EMAIL, enabled=False)
     return render(request, "notifications/unsubscribe.html", {"kind": label, "done": done, "token": token})
+
+
+@require_POST
+@login_required
+def push_subscribe(request: AuthedRequest) -> HttpResponse:
+    """The page's subscription of this device (``PushSubscription.toJSON()``), checked
+    like any address the server will call; 400 with the reason, nothing stored."""
+    try:
+        data = json.loads(request.body)
+        keys = data.get("keys") or {}
+        push.subscribe(
+            user=request.user,
+            endpoint=data.get("endpoint"),
+            p256dh=keys.get("p256dh"),
+            auth=keys.get("auth"),
+            user_agent=request.headers.get("User-Agent", ""),
+        )
+    except (ValueError, AttributeError) as exc:
+        message = (
+            str(exc) if isinstance(exc, push.BadEndpoint) else gettext("This is not a push subscription.")
+        )
+        return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+    return HttpResponse(status=204)
+
+
+@require_POST
+@login_required
+def push_remove(request: AuthedRequest, device_id: int) -> HttpResponse:
+    PushSubscription.objects.filter(pk=device_id, user=request.user).delete()
+    return redirect("notifications:settings")
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """``/sw.js``: at the root, so its scope is the whole site."""
+    response = render(
+        request,
+        "notifications/sw.js",
+        {"icon": static("img/apple-touch-icon.png")},
+        content_type="text/javascript; charset=utf-8",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response

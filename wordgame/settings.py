@@ -8,6 +8,7 @@ With no environment variables set this is a development site: DEBUG on, SQLite i
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -435,6 +436,26 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 # NOTIFICATION_RETRY_SECONDS x 2^(n-1) (notifications/tasks.py).
 NOTIFICATION_ATTEMPTS = env_int("NOTIFICATION_ATTEMPTS", 5)
 NOTIFICATION_RETRY_SECONDS = env_int("NOTIFICATION_RETRY_SECONDS", 60)
+# Web Push (notifications/push.py): the VAPID key pair from the environment (`manage.py
+# vapid_keys` prints a new one); a development site reads the pair `make run` writes to
+# var/vapid.json on first start. No keys: no push, the rest of the notifications work.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+if DEBUG and not VAPID_PRIVATE_KEY and (VAR_DIR / "vapid.json").is_file():
+    _vapid = json.loads((VAR_DIR / "vapid.json").read_text())
+    VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY = _vapid["public"], _vapid["private"]
+# Who the push services may contact about our pushes (RFC 8292's "sub" claim).
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.rsplit("<", 1)[-1].rstrip(">"))
+WEBPUSH_TIMEOUT_SECONDS = env_int("WEBPUSH_TIMEOUT_SECONDS", 10)
+# How long a push service keeps a message for a device that is offline (at most; a turn's
+# push expires with the turn).
+WEBPUSH_TTL_SECONDS = env_int("WEBPUSH_TTL_SECONDS", 24 * 3600)
+# URL prefixes of push endpoints let through although they are not public https addresses:
+# only the tests' local push service. Empty in production.
+WEBPUSH_ALLOWED_ENDPOINTS: list[str] = []
+# A game page's socket marks its player present on that game for this long, refreshed while
+# it stays open (notifications.presence): no push about a game the player is looking at.
+PRESENCE_SECONDS = env_int("PRESENCE_SECONDS", 60)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
