@@ -1,6 +1,7 @@
 """``/api/v1/notifications``: the caller's notifications, newest first, paged, with an
 unread filter, and marking them read. Each is rendered in the caller's language (the
-request's, ``Accept-Language``) and their own time zone."""
+request's, ``Accept-Language``) and their own time zone. ``/push``: an app registers
+and revokes its device's Web Push subscription."""
 
 from __future__ import annotations
 
@@ -10,15 +11,16 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.utils import timezone
-from ninja import Query, Router, Schema
+from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
+from api.errors import ApiError
 from api.games import REFUSALS
 from api.ratelimit import LOOKUP, WRITE
 from api.schemas import Body
-from notifications import services
+from notifications import push, services
 from notifications.emails import absolute
-from notifications.models import Notification
+from notifications.models import Notification, PushSubscription
 from notifications.texts import render, time_zone_of
 
 router = Router(tags=["notifications"])
@@ -103,3 +105,62 @@ def mark_read(request: HttpRequest, body: MarkReadIn) -> Any:
     user: Any = request.user
     marked = services.mark_read(user=user, ids=body.ids)
     return {"marked": marked, "unread": services.unread_count(user)}
+
+
+class PushKeysIn(Body):
+    p256dh: str = Field(max_length=200)
+    auth: str = Field(max_length=200)
+
+
+class PushSubscriptionIn(Body):
+    endpoint: str = Field(max_length=500)
+    keys: PushKeysIn
+
+
+class PushEndpointIn(Body):
+    endpoint: str = Field(max_length=500)
+
+
+class PushSubscriptionOut(Schema):
+    id: int
+    endpoint: str
+    created_at: datetime
+
+
+@router.post(
+    "/push",
+    response={201: PushSubscriptionOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Register a push subscription",
+)
+def register_push(request: HttpRequest, body: PushSubscriptionIn) -> Any:
+    """Your device's Web Push subscription (``PushSubscription.toJSON()``): the endpoint
+    must be https on a public address (400 ``bad_push_endpoint`` otherwise)."""
+    try:
+        subscription = push.subscribe(
+            user=request.user,
+            endpoint=body.endpoint,
+            p256dh=body.keys.p256dh,
+            auth=body.keys.auth,
+            user_agent=request.headers.get("User-Agent", ""),
+        )
+    except push.BadEndpoint as exc:
+        # The reason, already translated, is the message.
+        raise ApiError("bad_push_endpoint", status=400, message=str(exc)) from None
+    return 201, {
+        "id": subscription.pk,
+        "endpoint": subscription.endpoint,
+        "created_at": subscription.created_at,
+    }
+
+
+@router.post(
+    "/push/revoke",
+    response={200: MarkedOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Revoke a push subscription",
+)
+def revoke_push(request: HttpRequest, body: PushEndpointIn) -> Any:
+    """Stop pushing to the device with this endpoint (``marked``: 1 if it was yours)."""
+    removed, _ = PushSubscription.objects.filter(user=request.user, endpoint=body.endpoint).delete()
+    return {"marked": removed, "unread": services.unread_count(request.user)}

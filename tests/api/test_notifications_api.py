@@ -88,3 +88,34 @@ async def test_the_stream_carries_new_notifications(players: tuple[Any, Any, Any
         assert await stream.quiet()
     finally:
         await stream.close()
+
+
+def test_an_app_registers_and_revokes_its_push_subscription(
+    ben: Any, cleo: Any, api_as: Callable[..., Any], settings: Any
+) -> None:
+    from notifications.models import PushSubscription
+
+    settings.WEBPUSH_ALLOWED_ENDPOINTS = ["http://127.0.0.1:9/"]
+    keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}
+    api = api_as(ben, "de")
+    refused = api.post("/notifications/push", {"endpoint": "https://10.0.0.1/push", "keys": keys})
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "error": "bad_push_endpoint",
+        "message": "Eine Push-Adresse darf nicht in ein privates oder lokales Netz führen.",
+    }
+    made = api.post("/notifications/push", {"endpoint": "http://127.0.0.1:9/push/1", "keys": keys})
+    assert made.status_code == 201
+    assert made.json()["endpoint"] == "http://127.0.0.1:9/push/1"
+    assert PushSubscription.objects.get().user == ben
+    assert (
+        api_as(cleo)
+        .post("/notifications/push/revoke", {"endpoint": "http://127.0.0.1:9/push/1"})
+        .json()["marked"]
+        == 0
+    )
+    assert (
+        api.post("/notifications/push/revoke", {"endpoint": "http://127.0.0.1:9/push/1"}).json()["marked"]
+        == 1
+    )
+    assert not PushSubscription.objects.exists()
