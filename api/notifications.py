@@ -11,7 +11,7 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.utils import timezone
-from ninja import Query, Router, Schema, Status
+from ninja import Query, Router, Schema
 from pydantic import Field
 
 from api.errors import ApiError
@@ -162,5 +162,6 @@ def register_push(request: HttpRequest, body: PushSubscriptionIn) -> Any:
 )
 def revoke_push(request: HttpRequest, body: PushEndpointIn) -> Any:
     """Stop pushing to the device with this endpoint (``marked``: 1 if it was yours)."""
-    removed, _ = PushSubscription.objects.filter(user=request.user, endpoint=body.endpoint).delete()
-    return {"marked": removed, "unread": services.unread_count(request.user)}
+    user: Any = request.user
+    removed, _ = PushSubscription.objects.filter(user=user, endpoint=body.endpoint).delete()
+    return {"marked": removed, "unread": services.unread_count(user)}
