@@ -30,3 +30,8 @@ class GamesConfig(AppConfig):
         from games.moderation import game_summary
 
         register_game_summary(game_summary)
+        from games.notify import on_delivered
+        from notifications.hooks import register_delivered
+
+        # A delivered deadline warning lets the turn lapse (games.rules._extend).
+        register_delivered(on_delivered)

@@ -13,7 +13,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from accounts.consumers import viewer_language
-from games import live, realtime, rendering
+from games import live, notify, realtime, rendering
 from games.models import Game
 from games.pov import Pov
 from notifications import presence
@@ -97,6 +97,8 @@ class GameConsumer(ViewerConsumer):
         try:
             while True:
                 await presence.amark_present(user_id, self.game_id)
+                # Looking at the game during their turn counts as warned (games.rules._extend).
+                await database_sync_to_async(notify.on_viewed)(self.game_id, user_id)
                 await asyncio.sleep(max(1.0, settings.PRESENCE_SECONDS / 3))
         finally:
             with contextlib.suppress(Exception):

@@ -10,11 +10,13 @@ the text is rendered later, for each recipient.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
+from django.utils import timezone
 
-from games.actions import Accept, Action, BuyExtra, Deal, Decline
+from games.actions import Accept, Action, BuyExtra, Deal, Decline, Extend
 from notifications.models import Kind
 from notifications.services import notify
 
@@ -52,6 +54,17 @@ def record_action(game: Game, pov: Pov, action: Action) -> None:
                 notify(
                     recipient_ids=[invitee.pk], kind=Kind.INVITATION, params={**base, "who": who}, path=path
                 )
+            return
+        case Extend():
+            to_move = game.seat_user(game.turn_seat) if game.turn_seat is not None else None
+            if to_move is not None and game.turn_deadline is not None:
+                params = {
+                    **base,
+                    "who": _other_name(game, to_move.pk),
+                    "deadline": game.turn_deadline.isoformat(),
+                    "variant": "extended",
+                }
+                notify(recipient_ids=[to_move.pk], kind=Kind.DEADLINE_WARNING, params=params, path=path)
             return
         case Accept() | Decline():
             variant = "accepted" if isinstance(action, Accept) else "declined"
@@ -109,3 +122,28 @@ def record_deadline_warning(game: Game, user: Any) -> None:
     assert game.turn_deadline is not None
     params = {"game": game.pk, "who": _other_name(game, user.pk), "deadline": game.turn_deadline.isoformat()}
     notify(recipient_ids=[user.pk], kind=Kind.DEADLINE_WARNING, params=params, path=game_path(game))
+
+
+def on_delivered(delivery: Any) -> None:
+    """``notifications.hooks``: a deadline warning reached the player (a push or a mail its
+    service accepted): the turn it was about may lapse now (``games.rules._extend``)."""
+    from games.models import Game  # it imports this module
+
+    notification = delivery.notification
+    game_id, deadline = notification.params.get("game"), notification.params.get("deadline")
+    if notification.kind != Kind.DEADLINE_WARNING or not isinstance(game_id, int) or not deadline:
+        return
+    Game.objects.filter(
+        pk=game_id, turn_deadline=datetime.fromisoformat(deadline), turn_noticed_at__isnull=True
+    ).update(turn_noticed_at=timezone.now())
+
+
+def on_viewed(game_id: int, user_id: int) -> None:
+    """The player to move has the game open: they know it is their turn."""
+    from games.models import Game, Seat
+
+    seat = Seat.objects.filter(game_id=game_id, user_id=user_id).values_list("index", flat=True).first()
+    if seat is not None:
+        Game.objects.filter(
+            pk=game_id, status=Game.Status.ACTIVE, turn_seat=seat, turn_noticed_at__isnull=True
+        ).update(turn_noticed_at=timezone.now())

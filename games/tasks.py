@@ -121,9 +121,16 @@ def turn_deadline(game_id: int, version: int) -> bool:
 
 @task()
 def turn_reminder(game_id: int, version: int) -> bool:
-    """Remind the player to move, once per turn, if the game is still at ``version``."""
+    """Warn the player to move (the most urgent warning due, once each per turn) if the
+    game is still at ``version``, then enqueue this task again for the turn's next warning."""
     game = _game_at(game_id, version)
-    return game is not None and game.send_turn_reminder(version=version)
+    if game is None:
+        return False
+    sent = game.send_turn_reminder(version=version)
+    now = timezone.now()
+    if (next_at := game.next_warning_at(now)) is not None:
+        enqueue(turn_reminder, game_id, version, at=next_at)
+    return sent
 
 
 @task()

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
-from notifications import preferences, presence, push
+from notifications import hooks, preferences, presence, push
 from notifications.emails import notification_email
 from notifications.models import Channel, Delivery, Notification
 
@@ -131,3 +131,4 @@ def _attempt(delivery: Delivery) -> None:
     delivery.sent_at = timezone.now()
     delivery.last_error = ""
     delivery.save(update_fields=["attempts", "last_error", "status", "sent_at"])
+    hooks.delivered(delivery)

@@ -53,6 +53,13 @@ SENTENCES: dict[tuple[str, str], tuple[Promise, Promise]] = {
         _("%(who)s asks to be your friend"),
         _("Accept or decline on your friends page."),
     ),
+    (Kind.DEADLINE_WARNING, "extended"): (
+        _("Your turn against %(who)s was extended by a day"),
+        _(
+            "No warning reached you before your time ran out in game #%(game)s, so your turn now "
+            "runs until %(deadline)s. It will not be extended again."
+        ),
+    ),
     (Kind.DEADLINE_WARNING, ""): (
         _("Time is running out in your game against %(who)s"),
         _(

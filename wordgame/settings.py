@@ -437,6 +437,12 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 # NOTIFICATION_RETRY_SECONDS x 2^(n-1) (notifications/tasks.py).
 NOTIFICATION_ATTEMPTS = env_int("NOTIFICATION_ATTEMPTS", 5)
 NOTIFICATION_RETRY_SECONDS = env_int("NOTIFICATION_RETRY_SECONDS", 60)
+# Deadline warnings, hours before a turn lapses (each at most once per turn, none longer
+# than the turn), and how far a lapsed deadline moves when no warning reached the player.
+DEADLINE_WARNING_HOURS = [
+    int(h) for h in os.environ.get("DEADLINE_WARNING_HOURS", "24,3").split(",") if h.strip()
+]
+DEADLINE_EXTENSION_HOURS = env_int("DEADLINE_EXTENSION_HOURS", 24)
 # Web Push (notifications/push.py): the VAPID key pair from the environment (`manage.py
 # vapid_keys` prints a new one); a development site reads the pair `make run` writes to
 # var/vapid.json on first start. No keys: no push, the rest of the notifications work.

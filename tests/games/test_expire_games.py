@@ -70,7 +70,10 @@ def test_no_reminder_with_more_than_a_day_left(game_ana_ben: Game) -> None:
 @pytest.mark.django_db
 def test_lapsed_turn_times_out_player_to_move(game_ana_ben: Game) -> None:
     now = timezone.now()
-    Game.objects.filter(pk=game_ana_ben.pk).update(turn_deadline=now - timedelta(minutes=1))
+    # ana was warned (a turn no warning reached is extended instead: test_deadline_warnings).
+    Game.objects.filter(pk=game_ana_ben.pk).update(
+        turn_deadline=now - timedelta(minutes=1), turn_noticed_at=now
+    )
     out = StringIO()
     call_command("expire_games", stdout=out)
     game = Game.objects.get(pk=game_ana_ben.pk)

@@ -118,6 +118,8 @@ def test_a_lapsed_turn_tells_both_players(ana: Any, ben: Any, game_ana_ben: Game
 
     from django.utils import timezone
 
+    Game.objects.filter(pk=game_ana_ben.pk).update(turn_noticed_at=timezone.now())  # ana was warned
+    game_ana_ben.refresh_from_db()
     assert game_ana_ben.timeout(now=timezone.now() + timedelta(days=30)) is not None
     results = dict(
         Notification.objects.filter(kind=Kind.GAME_OVER).values_list("recipient__username", "params__variant")
