@@ -61,6 +61,10 @@ class User(AbstractUser):
     # The address the player confirmed through the signed link (notifications.emails);
     # mail goes only to ``email`` while it equals this, so changing the address unverifies it.
     verified_email = models.EmailField(_("verified e-mail address"), blank=True, editable=False)
+    # Quiet hours in the player's time zone (start and end hour, 0-23; none: no quiet
+    # hours): push notifications that are not urgent wait until they end.
+    quiet_hours_start = models.PositiveSmallIntegerField(_("quiet hours from"), null=True, blank=True)
+    quiet_hours_end = models.PositiveSmallIntegerField(_("quiet hours until"), null=True, blank=True)
 
     objects: ClassVar[UserManager] = UserManager()
 

@@ -25,12 +25,29 @@ class NotificationSettingsForm(forms.Form):
         help_text=_("A new address is used once you confirm it through the link we send to it."),
     )
     time_zone = forms.ChoiceField(label=_("Time zone"), required=False)
+    quiet_hours_start = forms.TypedChoiceField(
+        label=_("Quiet hours from"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        help_text=_(
+            "In your time zone. Push notifications wait until the quiet hours end, except time running out."
+        ),
+    )
+    quiet_hours_end = forms.TypedChoiceField(
+        label=_("Quiet hours until"), required=False, coerce=int, empty_value=None
+    )
 
     def __init__(self, *args: Any, wanted: dict[str, set[str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         zone = self.fields["time_zone"]
         assert isinstance(zone, forms.ChoiceField)
         zone.choices = [("", _("UTC (not chosen)")), *time_zone_choices()]
+        hours = [("", _("No quiet hours")), *((str(h), f"{h:02d}:00") for h in range(24))]
+        for name in ("quiet_hours_start", "quiet_hours_end"):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = hours
         for kind, label in Kind.choices:
             for channel, channel_label in Channel.choices:
                 self.fields[self.field_name(kind, channel)] = forms.BooleanField(
@@ -38,6 +55,12 @@ class NotificationSettingsForm(forms.Form):
                     required=False,
                     initial=channel in wanted.get(kind, set()),
                 )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if (data.get("quiet_hours_start") is None) != (data.get("quiet_hours_end") is None):
+            raise forms.ValidationError(_("Choose both ends of the quiet hours, or neither."))
+        return data
 
     @staticmethod
     def field_name(kind: str, channel: str) -> str:

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
-from notifications import hooks, preferences, presence, push
+from notifications import hooks, preferences, presence, push, quiet
 from notifications.emails import notification_email
 from notifications.models import Channel, Delivery, Notification
 
@@ -46,11 +46,17 @@ def dispatch(ids: list[int]) -> int:
         recipient = notification.recipient
         if not recipient.is_active:
             continue
+        hold = None if notification.kind in quiet.URGENT else quiet.quiet_until(recipient, timezone.now())
         for channel in channels_for(notification):
             delivery, created = Delivery.objects.get_or_create(notification=notification, channel=channel)
-            if created:
+            if not created:
+                continue
+            if channel == Channel.PUSH and hold is not None and deliver.get_backend().supports_defer:
+                # Quiet hours: a push that is not urgent waits until they end.
+                deliver.using(run_after=hold).enqueue(delivery.pk)
+            else:
                 deliver.enqueue(delivery.pk)
-                handed += 1
+            handed += 1
     return handed
 
 

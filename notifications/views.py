@@ -70,7 +70,12 @@ def open_notification(request: AuthedRequest, notification_id: int) -> HttpRespo
 def notification_settings(request: AuthedRequest) -> HttpResponse:
     user: Any = request.user
     wanted = preferences.wanted(user)
-    initial = {"email": user.email, "time_zone": user.time_zone}
+    initial = {
+        "email": user.email,
+        "time_zone": user.time_zone,
+        "quiet_hours_start": user.quiet_hours_start,
+        "quiet_hours_end": user.quiet_hours_end,
+    }
     form = NotificationSettingsForm(
         request.POST if request.method == "POST" else None, initial=initial, wanted=wanted
     )
@@ -98,7 +103,9 @@ def save_settings(user: Any, form: NotificationSettingsForm) -> None:
         changed = email != user.email
         user.email = email
         user.time_zone = form.cleaned_data["time_zone"]
-        user.save(update_fields=["email", "time_zone"])
+        user.quiet_hours_start = form.cleaned_data["quiet_hours_start"]
+        user.quiet_hours_end = form.cleaned_data["quiet_hours_end"]
+        user.save(update_fields=["email", "time_zone", "quiet_hours_start", "quiet_hours_end"])
     if changed and email and email != user.verified_email:
         emails.verification_email(user, address=email).send()
 
