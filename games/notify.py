@@ -13,11 +13,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from games.actions import Accept, Action, BuyExtra, Deal, Decline, Extend
-from notifications.models import Kind
+from notifications.models import Channel, Kind
 from notifications.services import notify
 
 if TYPE_CHECKING:
@@ -147,3 +148,46 @@ def on_viewed(game_id: int, user_id: int) -> None:
         Game.objects.filter(
             pk=game_id, status=Game.Status.ACTIVE, turn_seat=seat, turn_noticed_at__isnull=True
         ).update(turn_noticed_at=timezone.now())
+
+
+def record_digests(now: datetime) -> list[int]:
+    """The daily summary for each player who wants it by mail (verified address), once
+    per day from ``DIGEST_HOUR`` in their time zone: the games waiting for their move.
+    Recorded as read (the bell showed each turn already). Returns who got one."""
+    from django.conf import settings
+
+    from games.models import Game, Seat
+    from notifications import preferences
+    from notifications.models import Notification
+    from notifications.texts import time_zone_of
+
+    waiting = Seat.objects.filter(
+        game__status=Game.Status.ACTIVE, game__turn_seat=models.F("index"), user__isnull=False
+    ).exclude(game__mode=Game.Mode.COMPUTER)
+    by_user: dict[int, list[Seat]] = {}
+    for seat in waiting.select_related("user", "game").order_by("game__turn_deadline", "game_id"):
+        by_user.setdefault(seat.user_id, []).append(seat)  # type: ignore[arg-type]
+    sent = []
+    for user_id, seats in by_user.items():
+        user = seats[0].user
+        local = now.astimezone(time_zone_of(user))
+        if local.hour < settings.DIGEST_HOUR or not preferences.email_address(user):
+            continue
+        if Channel.EMAIL not in preferences.wanted(user).get(Kind.DIGEST, set()):
+            continue
+        morning = local.replace(hour=settings.DIGEST_HOUR, minute=0, second=0, microsecond=0)
+        if Notification.objects.filter(
+            recipient_id=user_id, kind=Kind.DIGEST, created_at__gte=morning
+        ).exists():
+            continue
+        games = []
+        for seat in seats:
+            models.prefetch_related_objects([seat.game], "seats__user")
+            deadline = seat.game.turn_deadline.isoformat() if seat.game.turn_deadline else ""
+            games.append({"game": seat.game_id, "who": _other_name(seat.game, user_id), "deadline": deadline})
+        with transaction.atomic():  # the row and its delivery task together
+            notify(
+                recipient_ids=[user_id], kind=Kind.DIGEST, params={"games": games}, path="/games/", read=True
+            )
+        sent.append(user_id)
+    return sent

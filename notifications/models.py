@@ -26,6 +26,7 @@ class Kind(models.TextChoices):
     CHAT = "chat", _("Chat lines")
     FRIEND_REQUEST = "friend_request", _("Friend requests")
     DEADLINE_WARNING = "deadline_warning", _("Time running out")
+    DIGEST = "digest", _("Daily summary of the games waiting for you")
 
 
 class Channel(models.TextChoices):

@@ -18,6 +18,8 @@ DEFAULTS: dict[str, frozenset[str]] = {
     Kind.CHAT: frozenset({Channel.PUSH}),
     Kind.FRIEND_REQUEST: frozenset({Channel.PUSH, Channel.EMAIL}),
     Kind.DEADLINE_WARNING: frozenset({Channel.PUSH, Channel.EMAIL}),
+    # One mail a day instead of one per move.
+    Kind.DIGEST: frozenset({Channel.EMAIL}),
 }
 
 

@@ -19,14 +19,21 @@ from accounts.realtime import notifications_changed
 from notifications.models import Kind, Notification
 
 
-def notify(*, recipient_ids: Iterable[int], kind: str, params: dict[str, Any], path: str = "") -> list[int]:
+def notify(
+    *, recipient_ids: Iterable[int], kind: str, params: dict[str, Any], path: str = "", read: bool = False
+) -> list[int]:
     """Record a notification of ``kind`` for each recipient and enqueue its delivery.
-    ``params`` must be JSON values. Returns the notifications' ids."""
+    ``params`` must be JSON values; ``read``: recorded as read (a mail's summary of what
+    the bell already showed). Returns the notifications' ids."""
     recipients = sorted(set(recipient_ids))
     if not recipients:
         return []
+    read_at = timezone.now() if read else None
     rows = Notification.objects.bulk_create(
-        [Notification(recipient_id=r, kind=kind, params=params, path=path) for r in recipients]
+        [
+            Notification(recipient_id=r, kind=kind, params=params, path=path, read_at=read_at)
+            for r in recipients
+        ]
     )
     ids = [row.pk for row in rows]
     from notifications.tasks import enqueue_dispatch  # tasks import this module

@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import formats, timezone, translation
 from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from notifications.models import Kind, Notification
@@ -108,6 +109,8 @@ def _when(value: str) -> str:
 def render(notification: Notification) -> Rendered:
     """The notification's text in the active language and time zone (wrap in
     :func:`as_recipient` when it is not the recipient's own request)."""
+    if notification.kind == Kind.DIGEST:
+        return _digest(notification)
     params: dict[str, Any] = dict(notification.params)
     if params.get("deadline"):
         params["deadline"] = _when(params["deadline"])
@@ -115,3 +118,21 @@ def render(notification: Notification) -> Rendered:
         (notification.kind, str(params.get("variant", ""))), SENTENCES[(Kind.YOUR_TURN, "")]
     )
     return Rendered(title=str(title) % params, body=str(body) % params, path=notification.path)
+
+
+def _digest(notification: Notification) -> Rendered:
+    """The daily summary: one line per game waiting for the recipient."""
+    games = [g for g in notification.params.get("games", []) if isinstance(g, dict)]
+    title = ngettext(
+        "%(count)s game is waiting for your move", "%(count)s games are waiting for your move", len(games)
+    ) % {"count": len(games)}
+    lines = [
+        gettext("Game #%(game)s against %(who)s: your turn runs until %(deadline)s.")
+        % {
+            "game": g.get("game"),
+            "who": g.get("who", ""),
+            "deadline": _when(g["deadline"]) if g.get("deadline") else "–",
+        }
+        for g in games
+    ]
+    return Rendered(title=title, body="\n".join(lines), path=notification.path)

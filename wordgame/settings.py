@@ -443,6 +443,8 @@ DEADLINE_WARNING_HOURS = [
     int(h) for h in os.environ.get("DEADLINE_WARNING_HOURS", "24,3").split(",") if h.strip()
 ]
 DEADLINE_EXTENSION_HOURS = env_int("DEADLINE_EXTENSION_HOURS", 24)
+# The daily summary of games waiting for a player goes out from this hour of their day.
+DIGEST_HOUR = env_int("DIGEST_HOUR", 8)
 # Web Push (notifications/push.py): the VAPID key pair from the environment (`manage.py
 # vapid_keys` prints a new one); a development site reads the pair `make run` writes to
 # var/vapid.json on first start. No keys: no push, the rest of the notifications work.
