@@ -290,7 +290,6 @@ def _start_rematch(game: Game, user: Any, seat: int) -> Game:
 class ExpiryReport:
     timed_out: list[int] = field(default_factory=list)
     reminded: list[int] = field(default_factory=list)
-    digests: list[int] = field(default_factory=list)
 
 
 def expire_games(*, now: datetime | None = None) -> ExpiryReport:
@@ -308,9 +307,6 @@ def expire_games(*, now: datetime | None = None) -> ExpiryReport:
     for game in Game.objects.due_for_reminder(now).prefetch_related("seats__user"):
         if game.send_turn_reminder(version=game.version, now=now):
             report.reminded.append(game.pk)
-    from games.notify import record_digests  # it imports the models this module uses
-
-    report.digests = record_digests(now)
     return report
 
 

@@ -14,7 +14,7 @@ a task run twice, late, or after the game moved on changes nothing.
   before it; they do nothing if the game moved on meanwhile.
 - :func:`sweep`: the safety net, re-enqueuing itself every ``SWEEP_INTERVAL_SECONDS``
   (the framework has no periodic scheduler): lapsed deadlines and due reminders that no
-  task handled, computer turns left waiting.
+  task handled, computer turns left waiting, and the players' daily digests.
 
 :func:`schedule_followups` is what ``Game.act`` runs on commit (registered in
 ``GamesConfig.ready``).
@@ -36,6 +36,7 @@ from django_tasks.base import Task, TaskResultStatus
 from games import computer, outcomes, study
 from games.actions import Computer
 from games.models import Game, GameMovedOn, Transition
+from games.notify import record_digests
 from games.services import expire_games
 
 logger = logging.getLogger(__name__)
@@ -159,6 +160,7 @@ def sweep() -> dict[str, list[int]]:
     computer turns left waiting longer than the watchdog allows, then enqueue the next
     sweep unless another one is already waiting."""
     report = expire_games()
+    digests = record_digests(timezone.now())
     stuck_before = timezone.now() - timedelta(seconds=settings.COMPUTER_WATCHDOG_SECONDS)
     stuck = list(
         Game.objects.computer_to_move().filter(updated_at__lte=stuck_before).values_list("pk", "version")
@@ -166,7 +168,12 @@ def sweep() -> dict[str, list[int]]:
     for game_id, version in stuck:
         enqueue(computer_turn, game_id, version)
     ensure_sweep()
-    return {"timed_out": report.timed_out, "reminded": report.reminded, "computer": [g for g, _ in stuck]}
+    return {
+        "timed_out": report.timed_out,
+        "reminded": report.reminded,
+        "digests": digests,
+        "computer": [g for g, _ in stuck],
+    }
 
 
 def ensure_sweep() -> bool:

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game
-from games.services import expire_games
+from games.notify import record_digests
 from notifications.models import Kind, Notification
 from tests.factories import make_user
 from tests.games.helpers import make_game
@@ -35,11 +35,11 @@ def test_a_digest_lists_three_waiting_games_once_a_day(
 
     early = datetime(2026, 6, 2, 7, 30, tzinfo=STOCKHOLM)  # before her morning
     with django_capture_on_commit_callbacks(execute=True):
-        assert expire_games(now=early).digests == []
+        assert record_digests(early) == []
     morning = datetime(2026, 6, 2, 8, 5, tzinfo=STOCKHOLM)
     with django_capture_on_commit_callbacks(execute=True):
-        assert expire_games(now=morning).digests == [ana.pk]
-        assert expire_games(now=morning + timedelta(hours=5)).digests == []  # once a day
+        assert record_digests(morning) == [ana.pk]
+        assert record_digests(morning + timedelta(hours=5)) == []  # once a day
 
     (message,) = smtp_server.messages
     assert message["Subject"].strip() == "3 games are waiting for your move"
@@ -56,5 +56,5 @@ def test_a_digest_lists_three_waiting_games_once_a_day(
 
 def test_no_digest_without_a_verified_address(ana: Any, ben: Any, smtp_server: Mailbox) -> None:
     make_game(ana, ben)
-    assert expire_games(now=timezone.now().replace(hour=12)).digests == []
+    assert record_digests(timezone.now().replace(hour=12)) == []
     assert not Notification.objects.filter(kind=Kind.DIGEST).exists()
