@@ -54,3 +54,19 @@ def test_lobby_and_game_page_show_the_time_left_and_the_deadline_in_the_viewers_
     tokyo = deadline.astimezone(timezone.get_fixed_timezone(9 * 60)).strftime("%H:%M")
     assert tokyo in page.split("2 days 3 h left")[0].rsplit("<time", 1)[1]
     assert "favicon-turn.svg" in page
+
+
+@pytest.mark.django_db
+def test_sign_up_takes_the_browsers_time_zone(client: Client) -> None:
+    page = client.get("/accounts/signup/").content.decode()
+    assert 'type="hidden" name="time_zone"' in page
+    assert "js/timezone" in page
+    data = {"username": "dora", "email": "dora@example.org", "password1": PASSWORD, "password2": PASSWORD}
+    assert client.post("/accounts/signup/", {**data, "time_zone": "America/Sao_Paulo"}).status_code == 302
+    from accounts.models import User
+
+    assert User.objects.get(username="dora").time_zone == "America/Sao_Paulo"
+    other = Client()
+    answer = other.post("/accounts/signup/", {**data, "username": "eli", "time_zone": "Nowhere/Atlantis"})
+    assert answer.status_code == 302  # an unknown zone is no reason to refuse
+    assert User.objects.get(username="eli").time_zone == ""
