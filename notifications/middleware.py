@@ -3,21 +3,23 @@ the notification settings); UTC for everyone else."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.utils import timezone
+from django.utils.deprecation import MiddlewareMixin
 
 from notifications.texts import time_zone_of
 
 
-class UserTimeZoneMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+class UserTimeZoneMiddleware(MiddlewareMixin):
+    # MiddlewareMixin: async-capable, so the chain still runs in one thread per request.
+    def process_request(self, request: HttpRequest) -> None:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated and getattr(user, "time_zone", ""):
-            with timezone.override(time_zone_of(user)):
-                return self.get_response(request)
-        return self.get_response(request)
+            timezone.activate(time_zone_of(user))
+        else:
+            timezone.deactivate()
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        timezone.deactivate()
+        return response

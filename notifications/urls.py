@@ -17,4 +17,6 @@ urlpatterns = [
     path("notifications/push/subscribe/", views.push_subscribe, name="push-subscribe"),
     path("notifications/push/<int:device_id>/remove/", views.push_remove, name="push-remove"),
     path("sw.js", views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("offline/", views.offline, name="offline"),
 ]

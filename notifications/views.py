@@ -193,3 +193,43 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     )
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@require_GET
+def manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest: the site installs as an app that opens on the lobby."""
+    icons = [
+        {
+            "src": static(f"img/icon-{size}.png"),
+            "sizes": f"{size}x{size}",
+            "type": "image/png",
+            "purpose": "any",
+        }
+        for size in (192, 512)
+    ] + [
+        {
+            "src": static(f"img/icon-maskable-{size}.png"),
+            "sizes": f"{size}x{size}",
+            "type": "image/png",
+            "purpose": "maskable",
+        }
+        for size in (192, 512)
+    ]
+    data = {
+        "name": "Wordgame",
+        "short_name": "Wordgame",
+        "id": "/",
+        "start_url": "/games/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f6e7c1",
+        "theme_color": "#2b2116",
+        "icons": icons,
+    }
+    return HttpResponse(json.dumps(data), content_type="application/manifest+json")
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows when the network is gone (cached when it installs)."""
+    return render(request, "notifications/offline.html")

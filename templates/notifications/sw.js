@@ -6,7 +6,22 @@
  */
 "use strict";
 
-self.addEventListener("install", function () { self.skipWaiting(); });
+var OFFLINE = "/offline/";
+var CACHE = "wordgame-offline-1";
+
+self.addEventListener("install", function (event) {
+  // The friendly page for when the network is gone, kept from the start.
+  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.add(OFFLINE); }));
+  self.skipWaiting();
+});
+
+self.addEventListener("fetch", function (event) {
+  // Pages only: everything else goes to the network as if there were no worker.
+  if (event.request.mode !== "navigate") return;
+  event.respondWith(fetch(event.request).catch(function () {
+    return caches.open(CACHE).then(function (cache) { return cache.match(OFFLINE); });
+  }));
+});
 self.addEventListener("activate", function (event) { event.waitUntil(self.clients.claim()); });
 
 self.addEventListener("push", function (event) {

@@ -82,3 +82,55 @@ def test_the_service_worker_shows_pushes_one_per_tag_and_opens_the_game(
     )
     page.wait_for_url(server_url + "/games/7/")
     assert [tag for _t, _b, tag in shown(page)] == ["game-8"]  # the tapped one is closed
+
+
+def test_the_site_is_installable_and_has_an_offline_page(
+    browser: Any, server_url: str, live_db: None, tmp_path: Any
+) -> None:
+    """Chromium reports no installability errors (in a persistent context: an incognito
+    one always says ``in-incognito``), and the worker answers a page with the offline
+    page when the network is gone."""
+    from django.conf import settings
+    from django.test import Client
+
+    from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    ana = make_user("ana")
+    client = Client()
+    client.force_login(ana)
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+    )
+    try:
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": server_url,
+                }
+            ]
+        )
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(server_url + "/games/")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        cdp = context.new_cdp_session(page)
+        seen: list[Any] = []
+
+        def installable() -> bool:
+            seen.append(cdp.send("Page.getInstallabilityErrors")["installabilityErrors"])
+            return seen[-1] == []
+
+        try:
+            wait_for(page, installable, timeout=30)
+        except AssertionError:
+            raise AssertionError(f"installability errors: {seen[-1]}") from None
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["url"] == server_url + "/manifest.webmanifest"
+        assert not manifest["errors"]
+
+        context.set_offline(True)
+        page.goto(server_url + "/games/")
+        assert page.locator("h1").inner_text() == "You are offline"
+    finally:
+        context.close()
