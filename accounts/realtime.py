@@ -7,6 +7,7 @@ only; ``accounts.consumers.UserConsumer`` re-reads the database and renders.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -42,8 +43,26 @@ def balance_changed(user_id: int) -> None:
 NOTIFICATIONS_CHANGED = "notifications.changed"
 
 
-def notifications_changed(user_id: int) -> None:
-    """After the commit: the user's unread notifications changed (the header's bell)."""
-    transaction.on_commit(
-        lambda: _send(user_group(user_id), {"type": NOTIFICATIONS_CHANGED, "user_id": user_id})
-    )
+def notifications_changed(*user_ids: int) -> None:
+    """After the commit: these users' unread notifications changed (the header's bell),
+    all told in one hop to the event loop (a tournament round tells hundreds at once)."""
+    if user_ids:
+        transaction.on_commit(lambda: _send_many(user_ids))
+
+
+def _send_many(user_ids: tuple[int, ...]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send_all() -> None:
+        events = [(user_group(u), {"type": NOTIFICATIONS_CHANGED, "user_id": u}) for u in user_ids]
+        results = await asyncio.gather(*(layer.group_send(g, e) for g, e in events), return_exceptions=True)
+        for (group, _event), result in zip(events, results, strict=True):
+            if isinstance(result, BaseException):
+                logger.error("live update to %s failed (%s)", group, NOTIFICATIONS_CHANGED, exc_info=result)
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:
+        logger.exception("live updates of notifications failed")

@@ -11,7 +11,7 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import HttpRequest
 from django.utils import timezone
-from ninja import Query, Router, Schema
+from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
 from api.errors import ApiError
@@ -147,11 +147,9 @@ def register_push(request: HttpRequest, body: PushSubscriptionIn) -> Any:
     except push.BadEndpoint as exc:
         # The reason, already translated, is the message.
         raise ApiError("bad_push_endpoint", status=400, message=str(exc)) from None
-    return 201, {
-        "id": subscription.pk,
-        "endpoint": subscription.endpoint,
-        "created_at": subscription.created_at,
-    }
+    return Status(
+        201, {"id": subscription.pk, "endpoint": subscription.endpoint, "created_at": subscription.created_at}
+    )
 
 
 @router.post(

@@ -39,8 +39,7 @@ def notify(
     from notifications.tasks import enqueue_dispatch  # tasks import this module
 
     enqueue_dispatch(ids)
-    for recipient in recipients:
-        notifications_changed(recipient)
+    notifications_changed(*recipients)
     return ids
 
 
