@@ -139,3 +139,17 @@ def register_friend_requested(hook: Any) -> None:
 def friend_requested(*, from_user: Any, to_user: Any) -> None:
     for hook in _friend_requested:
         hook(from_user=from_user, to_user=to_user)
+
+
+_signed_up: list[Any] = []
+
+
+def register_signed_up(hook: Any) -> None:
+    """Install ``hook(user)``, called once a new account is committed (the notification
+    centre sends the link that verifies its e-mail address)."""
+    _signed_up[:] = [hook]
+
+
+def signed_up(user: Any) -> None:
+    for hook in _signed_up:
+        hook(user)

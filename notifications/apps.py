@@ -14,3 +14,7 @@ class NotificationsConfig(AppConfig):
         from notifications.services import on_friend_requested
 
         register_friend_requested(on_friend_requested)
+        from accounts.hooks import register_signed_up
+        from notifications.services import on_signed_up
+
+        register_signed_up(on_signed_up)

@@ -9,6 +9,7 @@ open pages' bells are told after the commit.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,6 +18,8 @@ from django.utils import timezone
 
 from accounts.realtime import notifications_changed
 from notifications.models import Kind, Notification
+
+logger = logging.getLogger(__name__)
 
 
 def notify(
@@ -51,6 +54,19 @@ def on_friend_requested(*, from_user: Any, to_user: Any) -> None:
         params={"who": from_user.display_name or from_user.username},
         path="/accounts/friends/",
     )
+
+
+def on_signed_up(user: Any) -> None:
+    """``accounts``' hook: a new account gave an address; nothing goes to it until the
+    link in this mail confirms it. A mail server that is away does not stop the sign-up
+    (the settings page sends the link again)."""
+    from notifications.emails import verification_email
+
+    if user.email:
+        try:
+            verification_email(user, address=user.email).send()
+        except Exception:
+            logger.exception("verification mail to new account %s failed", user.pk)
 
 
 def unread_count(user: Any) -> int:

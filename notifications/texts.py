@@ -79,7 +79,9 @@ class Rendered:
 
 
 def language_of(user: Any) -> str:
-    code = getattr(user, "interface_language", "") or ""
+    """The player's interface language; without one, the language active now (the page's,
+    when a request sends it: a sign-up in French gets its mail in French)."""
+    code = getattr(user, "interface_language", "") or translation.get_language() or ""
     try:
         return translation.get_supported_language_variant(code) if code else settings.LANGUAGE_CODE
     except LookupError:

@@ -189,3 +189,21 @@ def test_delivery_gives_up_after_the_last_attempt(ben: Any, settings: Any) -> No
     assert deliver.call(delivery.pk) is False  # given up: not tried again
     delivery.refresh_from_db()
     assert (delivery.status, delivery.attempts) == (Delivery.Status.FAILED, 2)
+
+
+def test_sign_up_sends_the_verification_link_in_the_pages_language(
+    client: Client, smtp_server: Mailbox
+) -> None:
+    client.cookies["django_language"] = "fr"
+    data = {"username": "dora", "email": "dora@example.org", "password1": PASSWORD, "password2": PASSWORD}
+    assert client.post("/accounts/signup/", data).status_code == 302
+    (message,) = smtp_server.messages
+    assert message["To"] == "dora@example.org"
+    assert message["Subject"].strip() == "Confirmez votre adresse e-mail pour Wordgame"
+    text, _html = text_and_html(message)
+    found = re.search(r"https://wordgame\.example(/accounts/email/verify/\S+/)", text)
+    assert found is not None
+    assert Client().get(found.group(1)).status_code == 200
+    from accounts.models import User
+
+    assert preferences.email_address(User.objects.get(username="dora")) == "dora@example.org"
