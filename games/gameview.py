@@ -424,6 +424,8 @@ class GameView:
     end_reason: str
     end_reason_label: str
     deadline: datetime | None
+    # The turn's deadline was moved on once because no warning reached the player.
+    deadline_extended: bool
     computer_thinking: bool
     make_moves: Callable[[], tuple[MoveView, ...]] = field(repr=False, compare=False)
 
@@ -512,6 +514,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         end_reason=game.end_reason,
         end_reason_label=game.get_end_reason_display() if game.end_reason else "",
         deadline=game.turn_deadline if active else None,
+        deadline_extended=active and game.deadline_extended,
         computer_thinking=game.computer_seat_to_move() is not None,
         make_moves=lambda: move_views(moves, names, show_racks=over),
     )

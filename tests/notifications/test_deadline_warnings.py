@@ -91,6 +91,15 @@ def test_a_lapsed_turn_no_warning_reached_is_extended_once(ana: Any, ben: Any, g
     told = Notification.objects.filter(recipient=ana, kind=Kind.DEADLINE_WARNING).latest("pk")
     assert render(told).title == "Your turn against ben was extended by a day"
     assert "will not be extended again" in render(told).body
+    # Both players' pages say so beside the time left.
+    from django.test import Client
+
+    from tests.factories import PASSWORD
+
+    watcher = Client()
+    assert watcher.login(username="ben", password=PASSWORD)
+    page = watcher.get(f"/games/{game.pk}/").content.decode()
+    assert "extended by a day: no warning reached this player" in page
     # Once only: at the new deadline the turn lapses.
     assert game.timeout(now=game.turn_deadline + timedelta(seconds=1)) is not None
     game.refresh_from_db()
