@@ -79,8 +79,6 @@ def record_action(game: Game, pov: Pov, action: Action) -> None:
     to_move = game.seat_user(game.turn_seat) if game.turn_seat is not None else None
     if to_move is None or to_move.pk == pov.user_id or game.status != game.Status.ACTIVE:
         return
-    if isinstance(action, Deal) and to_move.pk == game.created_by_id:
-        return
     deadline = game.turn_deadline.isoformat() if game.turn_deadline is not None else ""
     params = {**base, "who": _other_name(game, to_move.pk), "deadline": deadline}
     notify(recipient_ids=[to_move.pk], kind=Kind.YOUR_TURN, params=params, path=path)

@@ -153,3 +153,13 @@ def test_games_against_the_computer_notify_nothing(ana: Any) -> None:
     game = make_computer_game(ana, racks=("CATSEOD", "JQXZKVW"))
     game.play(ana, CAT_AT_CENTRE, version=game.version)
     assert not Notification.objects.exists()
+
+
+def test_a_paired_game_tells_the_player_to_move(ana: Any, ben: Any) -> None:
+    """A tournament round (or a matched seek) starts the game: whoever moves first hears it."""
+    from games.services import start_paired_game
+
+    game = start_paired_game(first=ana, second=ben, language="en", inactivity_days=3, dictionary_version=None)
+    turn = Notification.objects.get(recipient=ana)
+    assert (turn.kind, turn.params["who"], turn.path) == (Kind.YOUR_TURN, "ben", f"/games/{game.pk}/")
+    assert not Notification.objects.filter(recipient=ben).exists()
