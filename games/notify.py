@@ -68,6 +68,8 @@ def record_action(game: Game, pov: Pov, action: Action) -> None:
                 notify(recipient_ids=[to_move.pk], kind=Kind.DEADLINE_WARNING, params=params, path=path)
             return
         case Accept() | Decline():
+            if pov.user_id == game.created_by_id:
+                return  # the creator withdrew their own invitation or seek
             variant = "accepted" if isinstance(action, Accept) else "declined"
             who = player_name(pov.user) if pov.user is not None else ""
             params = {**base, "who": who, "variant": variant}

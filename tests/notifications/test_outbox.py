@@ -163,3 +163,11 @@ def test_a_paired_game_tells_the_player_to_move(ana: Any, ben: Any) -> None:
     turn = Notification.objects.get(recipient=ana)
     assert (turn.kind, turn.params["who"], turn.path) == (Kind.YOUR_TURN, "ben", f"/games/{game.pk}/")
     assert not Notification.objects.filter(recipient=ben).exists()
+
+
+def test_withdrawing_ones_own_invitation_or_seek_tells_nobody(ana: Any, ben: Any) -> None:
+    invitation = start_game(creator=ana, mode=Game.Mode.FRIEND, language="en", opponent=ben, first=0)
+    seek = start_game(creator=ana, mode=Game.Mode.RANDOM, language="en")
+    invitation.decline(ana, version=invitation.version)
+    seek.decline(ana, version=seek.version)
+    assert not Notification.objects.filter(recipient=ana).exists()
