@@ -153,3 +153,17 @@ def register_signed_up(hook: Any) -> None:
 def signed_up(user: Any) -> None:
     for hook in _signed_up:
         hook(user)
+
+
+_notice_left: list[Any] = []
+
+
+def register_notice_left(hook: Any) -> None:
+    """Install ``hook(notice)``, called inside the transaction that leaves a player a
+    ``Notice`` (the notification centre records it as a notification too)."""
+    _notice_left[:] = [hook]
+
+
+def notice_left(notice: Any) -> None:
+    for hook in _notice_left:
+        hook(notice)

@@ -18,3 +18,7 @@ class NotificationsConfig(AppConfig):
         from notifications.services import on_signed_up
 
         register_signed_up(on_signed_up)
+        from accounts.hooks import register_notice_left
+        from notifications.services import on_notice_left
+
+        register_notice_left(on_notice_left)

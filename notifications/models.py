@@ -27,6 +27,7 @@ class Kind(models.TextChoices):
     FRIEND_REQUEST = "friend_request", _("Friend requests")
     DEADLINE_WARNING = "deadline_warning", _("Time running out")
     DIGEST = "digest", _("Daily summary of the games waiting for you")
+    NOTICE = "notice", _("Moderators' decisions and your suggested words")
 
 
 class Channel(models.TextChoices):

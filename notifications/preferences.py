@@ -20,6 +20,7 @@ DEFAULTS: dict[str, frozenset[str]] = {
     Kind.DEADLINE_WARNING: frozenset({Channel.PUSH, Channel.EMAIL}),
     # One mail a day instead of one per move.
     Kind.DIGEST: frozenset({Channel.EMAIL}),
+    Kind.NOTICE: frozenset({Channel.PUSH, Channel.EMAIL}),
 }
 
 

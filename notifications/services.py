@@ -69,6 +69,12 @@ def on_signed_up(user: Any) -> None:
             logger.exception("verification mail to new account %s failed", user.pk)
 
 
+def on_notice_left(notice: Any) -> None:
+    """``accounts``' hook: a moderator's decision, a report dealt with, a suggested word
+    approved or rejected (``accounts.notices``), inside its transaction."""
+    notify(recipient_ids=[notice.user_id], kind=Kind.NOTICE, params={"notice": notice.pk}, path="/")
+
+
 def unread_count(user: Any) -> int:
     if not getattr(user, "is_authenticated", False):
         return 0

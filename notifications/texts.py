@@ -113,6 +113,8 @@ def render(notification: Notification) -> Rendered:
     :func:`as_recipient` when it is not the recipient's own request)."""
     if notification.kind == Kind.DIGEST:
         return _digest(notification)
+    if notification.kind == Kind.NOTICE:
+        return _notice(notification)
     params: dict[str, Any] = dict(notification.params)
     if params.get("deadline"):
         params["deadline"] = _when(params["deadline"])
@@ -138,3 +140,13 @@ def _digest(notification: Notification) -> Rendered:
         for g in games
     ]
     return Rendered(title=title, body="\n".join(lines), path=notification.path)
+
+
+def _notice(notification: Notification) -> Rendered:
+    """A notice of ``accounts.notices``: its own sentence, in the active language."""
+    from accounts.models import Notice
+    from accounts.notices import notice_text
+
+    notice = Notice.objects.filter(pk=notification.params.get("notice")).first()
+    body = notice_text(notice) if notice is not None else ""
+    return Rendered(title=gettext("News about your account"), body=body, path=notification.path)

@@ -171,3 +171,26 @@ def test_withdrawing_ones_own_invitation_or_seek_tells_nobody(ana: Any, ben: Any
     invitation.decline(ana, version=invitation.version)
     seek.decline(ana, version=seek.version)
     assert not Notification.objects.filter(recipient=ana).exists()
+
+
+def test_a_moderators_warning_is_a_notification_too_in_the_players_language(
+    ben: Any, mia: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.core import mail
+
+    from accounts.moderation import warn
+    from notifications.texts import as_recipient, render
+
+    ben.interface_language = "de"
+    ben.verified_email = ben.email
+    ben.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        warn(moderator=mia, player=ben, reason="spam")
+    notice = Notification.objects.get(recipient=ben)
+    assert notice.kind == Kind.NOTICE
+    with as_recipient(ben):
+        text = render(notice)
+    assert "spam" in text.body
+    assert text.title == "Neuigkeiten zu deinem Konto"
+    (message,) = mail.outbox
+    assert "spam" in str(message.body)
