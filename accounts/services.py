@@ -638,6 +638,8 @@ def delete_account(*, user: User) -> User:
         user.username = f"deleted player {user.pk}"
         user.display_name = user.first_name = user.last_name = user.email = ""
         user.game_language = user.interface_language = ""
+        user.verified_email = user.time_zone = ""
+        user.quiet_hours_start = user.quiet_hours_end = None
         user.is_active = user.is_staff = user.is_superuser = False
         user.deleted_at = timezone.now()
         user.set_unusable_password()

@@ -22,3 +22,7 @@ class NotificationsConfig(AppConfig):
         from notifications.services import on_notice_left
 
         register_notice_left(on_notice_left)
+        from accounts.hooks import register_player_data
+        from notifications.services import NotificationsPlayerData
+
+        register_player_data("notifications", NotificationsPlayerData())

@@ -91,3 +91,40 @@ def mark_read(*, user: Any, ids: Iterable[int] | None = None) -> int:
         if changed:
             notifications_changed(user.pk)
     return changed
+
+
+class NotificationsPlayerData:
+    """The notification centre's side of ``accounts.hooks.PlayerData``: a player's
+    notifications, choices and devices are in "download my data" and go with the account."""
+
+    def statistics(self, user: Any) -> list[Any]:
+        return []
+
+    def export(self, user: Any) -> dict[str, Any]:
+        from notifications.models import Preference, PushSubscription
+
+        return {
+            "notifications": [
+                {
+                    "kind": n.kind,
+                    "params": n.params,
+                    "created_at": n.created_at.isoformat(),
+                    "read": n.read_at is not None,
+                }
+                for n in Notification.objects.filter(recipient=user).order_by("pk")
+            ],
+            "preferences": list(Preference.objects.filter(user=user).values("kind", "channel", "enabled")),
+            "push_devices": list(
+                PushSubscription.objects.filter(user=user).values_list("user_agent", flat=True)
+            ),
+        }
+
+    def unfinished(self, user: Any) -> int:
+        return 0
+
+    def erase(self, user: Any) -> None:
+        from notifications.models import Preference, PushSubscription
+
+        Notification.objects.filter(recipient=user).delete()
+        Preference.objects.filter(user=user).delete()
+        PushSubscription.objects.filter(user=user).delete()

@@ -194,3 +194,19 @@ def test_a_moderators_warning_is_a_notification_too_in_the_players_language(
     assert text.title == "Neuigkeiten zu deinem Konto"
     (message,) = mail.outbox
     assert "spam" in str(message.body)
+
+
+def test_a_deleted_account_takes_its_notifications_and_devices_with_it(ben: Any, ana: Any) -> None:
+    from accounts.services import delete_account, export_data
+    from notifications.models import PushSubscription
+
+    request_friend(user=ana, other=ben)
+    PushSubscription.objects.create(
+        user=ben, endpoint="https://93.184.216.34/p", p256dh="x", auth="y", user_agent="phone"
+    )
+    exported = export_data(ben)["notifications"]
+    assert [n["kind"] for n in exported["notifications"]] == [Kind.FRIEND_REQUEST]
+    assert exported["push_devices"] == ["phone"]
+    delete_account(user=ben)
+    assert not Notification.objects.filter(recipient=ben).exists()
+    assert not PushSubscription.objects.filter(user=ben).exists()
