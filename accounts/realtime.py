@@ -11,9 +11,10 @@ import asyncio
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from wordgame.embedded_worker import run_coroutine
 
 BALANCE_CHANGED = "balance.changed"
 logger = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ def _send(group: str, event: dict[str, Any]) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, event)
+        run_coroutine(lambda: layer.group_send(group, event))
     except Exception:
         logger.exception("live update to %s failed (%s)", group, event.get("type"))
 
@@ -63,6 +64,6 @@ def _send_many(user_ids: tuple[int, ...]) -> None:
                 logger.error("live update to %s failed (%s)", group, NOTIFICATIONS_CHANGED, exc_info=result)
 
     try:
-        async_to_sync(send_all)()
+        run_coroutine(send_all)
     except Exception:
         logger.exception("live updates of notifications failed")

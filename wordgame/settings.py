@@ -445,6 +445,9 @@ DEADLINE_WARNING_HOURS = [
 DEADLINE_EXTENSION_HOURS = env_int("DEADLINE_EXTENSION_HOURS", 24)
 # The daily summary of games waiting for a player goes out from this hour of their day.
 DIGEST_HOUR = env_int("DIGEST_HOUR", 8)
+# A development site (`make run`) runs its task worker inside the server process, so that
+# what tasks cause reaches open pages on the in-memory layer (wordgame/embedded_worker.py).
+EMBEDDED_TASK_WORKER = env_bool("EMBEDDED_TASK_WORKER", False)
 # Web Push (notifications/push.py): the VAPID key pair from the environment (`manage.py
 # vapid_keys` prints a new one); a development site reads the pair `make run` writes to
 # var/vapid.json on first start. No keys: no push, the rest of the notifications work.
