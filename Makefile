@@ -39,11 +39,13 @@ data: migrate
 	$(PY) manage.py setup_site --demo
 
 ## make run: install, migrate, load data, serve on http://$(HOST):$(PORT) with Daphne (SQLite + in-memory layer)
-## and one task worker beside it (the computer's moves, deadlines, reminders, the sweep)
+## with the task worker inside the server process (the computer's moves, deadlines, warnings, notifications, the
+## sweep: what they cause reaches open pages at once on the in-memory layer); a Web
+## Push key pair is made in var/vapid.json on first start
 run: data
-	@echo "Demo accounts (password wordgame-demo): ana and ben (players), mod (moderator). One task worker runs beside the server."
-	$(PY) manage.py db_worker & trap 'kill $$!' EXIT INT TERM; \
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Demo accounts (password wordgame-demo): ana and ben (players), mod (moderator). The task worker runs inside the server process."
+	$(PY) manage.py vapid_keys --write var/vapid.json
+	EMBEDDED_TASK_WORKER=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

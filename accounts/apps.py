@@ -30,7 +30,7 @@ def restore_report_permissions(**kwargs: Any) -> None:
 
 def tell_renames(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """At log-in (framework plumbing: Django's ``user_logged_in``), tell a player whose
-    account was renamed by migration 0006 its new name, once. There is no notification
+    account was renamed by migration 0008 its new name, once. There is no notification
     centre yet; this message on the next page is how they learn it."""
     from django.contrib import messages
     from django.utils import timezone

@@ -1,4 +1,4 @@
-"""Log-in by a username an account had before it was renamed (migration ``0006``).
+"""Log-in by a username an account had before it was renamed (migration ``0008``).
 
 A renamed player does not know their new name until they are told, and they are told at
 their next log-in: so the old name and the account's own password still sign them in, and

@@ -1,7 +1,8 @@
 """``/ws/user/``: the signed-in player's own live channel (STYLE.md 3.7).
 
-It pushes the header's coin balance (``accounts/_coin_balance.html``) on connect, on
-a ``resync`` message and whenever the balance changes. It authorises, joins
+It pushes the header's coin balance (``accounts/_coin_balance.html``) and the bell with
+the unread notifications (``notifications/_bell.html``) on connect, on a ``resync``
+message and whenever either changes. It authorises, joins
 ``user-<id>``, re-reads the database and renders; no writes.
 """
 
@@ -48,6 +49,17 @@ def coin_balance_fragment(user_id: int, language: str) -> str:
         return render_to_string("accounts/_coin_balance.html", {"coins": coins})
 
 
+def bell_fragment(user_id: int, language: str) -> str:
+    """The header's bell with the unread count as the database has it now. The template
+    is the notification centre's; its count is read here, so accounts imports no app."""
+    from django.apps import apps
+
+    notification = apps.get_model("notifications", "Notification")
+    count = notification.objects.filter(recipient_id=user_id, read_at__isnull=True).count()
+    with translation.override(language):
+        return render_to_string("notifications/_bell.html", {"count": count})
+
+
 class UserConsumer(AsyncWebsocketConsumer):
     group = ""
     last_resync = float("-inf")
@@ -85,6 +97,13 @@ class UserConsumer(AsyncWebsocketConsumer):
     async def balance_changed(self, event: dict[str, Any]) -> None:
         await self.push()
 
+    async def notifications_changed(self, event: dict[str, Any]) -> None:
+        await self.push()
+
     async def push(self) -> None:
-        html = await database_sync_to_async(coin_balance_fragment)(self.user_id, self.language)
+        html = await database_sync_to_async(header_fragments)(self.user_id, self.language)
         await self.send(text_data=html)
+
+
+def header_fragments(user_id: int, language: str) -> str:
+    return coin_balance_fragment(user_id, language) + bell_fragment(user_id, language)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from django import forms
@@ -17,8 +18,16 @@ from accounts.services import MAX_AMOUNT, RESERVED_USERNAMES
 class SignupForm(UserCreationForm[User]):
     class Meta:
         model = User
-        fields = ("username", "email")
+        # time_zone: hidden, filled in from the browser (static/js/timezone.js).
+        fields = ("username", "email", "time_zone")
         field_classes = {"username": UsernameField}
+        widgets = {"time_zone": forms.HiddenInput}
+
+    def clean_time_zone(self) -> str:
+        """The browser's zone if it is one we know; otherwise none (the player can choose
+        it in the notification settings): never a reason to refuse a sign-up."""
+        zone: str = self.cleaned_data.get("time_zone") or ""
+        return zone if zone in zoneinfo.available_timezones() else ""
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]

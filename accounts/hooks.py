@@ -165,3 +165,45 @@ def game_summary(game_id: int | None) -> GameSummary | None:
 
 def unfinished_for(user: User) -> list[Unfinished]:
     return [item for _name, provider in providers() for item in provider.unfinished(user)]
+
+
+_friend_requested: list[Any] = []
+
+
+def register_friend_requested(hook: Any) -> None:
+    """Install ``hook(from_user=…, to_user=…)``, called inside the transaction that makes a
+    new friend request (the notification centre records its notification there)."""
+    _friend_requested[:] = [hook]
+
+
+def friend_requested(*, from_user: Any, to_user: Any) -> None:
+    for hook in _friend_requested:
+        hook(from_user=from_user, to_user=to_user)
+
+
+_signed_up: list[Any] = []
+
+
+def register_signed_up(hook: Any) -> None:
+    """Install ``hook(user)``, called once a new account is committed (the notification
+    centre sends the link that verifies its e-mail address)."""
+    _signed_up[:] = [hook]
+
+
+def signed_up(user: Any) -> None:
+    for hook in _signed_up:
+        hook(user)
+
+
+_notice_left: list[Any] = []
+
+
+def register_notice_left(hook: Any) -> None:
+    """Install ``hook(notice)``, called inside the transaction that leaves a player a
+    ``Notice`` (the notification centre records it as a notification too)."""
+    _notice_left[:] = [hook]
+
+
+def notice_left(notice: Any) -> None:
+    for hook in _notice_left:
+        hook(notice)

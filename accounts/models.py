@@ -77,6 +77,16 @@ class User(AbstractUser):
         _("chat"), default=True, help_text=_("Show the chat in your games and let you write in it.")
     )
 
+    # An IANA name ("Europe/Stockholm"); notifications and mails give times in it.
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    # The address the player confirmed through the signed link (notifications.emails);
+    # mail goes only to ``email`` while it equals this, so changing the address unverifies it.
+    verified_email = models.EmailField(_("verified e-mail address"), blank=True, editable=False)
+    # Quiet hours in the player's time zone (start and end hour, 0-23; none: no quiet
+    # hours): push notifications that are not urgent wait until they end.
+    quiet_hours_start = models.PositiveSmallIntegerField(_("quiet hours from"), null=True, blank=True)
+    quiet_hours_end = models.PositiveSmallIntegerField(_("quiet hours until"), null=True, blank=True)
+
     objects: ClassVar[UserManager] = UserManager()
 
     class Meta:
@@ -492,7 +502,7 @@ class Notice(models.Model):
 
 class UsernameRename(models.Model):
     """An account renamed because its name clashed with an older one once usernames became
-    unique regardless of case in every alphabet (migration ``0006``). Never merged, never
+    unique regardless of case in every alphabet (migration ``0008``). Never merged, never
     deleted: the newer account got a number appended. The owner is told at their next log-in
     (``told_at``), and staff see every rename in the admin."""
 

@@ -4,7 +4,8 @@ the language of the page that shows them, and the one way to send one.
 Notices are the site's one way to tell a player something that happened while they were
 away (a moderator's warning, a mute, a suspension, the outcome of a word they suggested
 or of a report they made): a banner on every page until they acknowledge it. Push and
-mail delivery belong to the notification centre, which will send these too.
+mail delivery belong to the notification centre, which records each notice as a
+notification too (``accounts.hooks.register_notice_left``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts import hooks
 from accounts.models import Notice
 
 SENTENCES: dict[str, Promise] = {
@@ -42,7 +44,10 @@ def notify(*, user: Any, kind: str, **params: Any) -> Notice:
     """Leave ``user`` a notice of ``kind``; ``params`` must be JSON values (a time as
     ``until``, a ``datetime``, is stored as ISO text)."""
     stored = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in params.items()}
-    return Notice.objects.create(user=user, kind=kind, params=stored)
+    notice = Notice.objects.create(user=user, kind=kind, params=stored)
+    # Also a notification (the bell, push, mail), recorded in the same transaction.
+    hooks.notice_left(notice)
+    return notice
 
 
 def notice_text(notice: Notice) -> str:

@@ -7,12 +7,14 @@ only; ``accounts.consumers.UserConsumer`` re-reads the database and renders.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from wordgame.embedded_worker import run_coroutine
 
 BALANCE_CHANGED = "balance.changed"
 logger = logging.getLogger(__name__)
@@ -29,7 +31,7 @@ def _send(group: str, event: dict[str, Any]) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, event)
+        run_coroutine(lambda: layer.group_send(group, event))
     except Exception:
         logger.exception("live update to %s failed (%s)", group, event.get("type"))
 
@@ -37,3 +39,31 @@ def _send(group: str, event: dict[str, Any]) -> None:
 def balance_changed(user_id: int) -> None:
     """After the commit: tell the user's open pages that their balance changed."""
     transaction.on_commit(lambda: _send(user_group(user_id), {"type": BALANCE_CHANGED, "user_id": user_id}))
+
+
+NOTIFICATIONS_CHANGED = "notifications.changed"
+
+
+def notifications_changed(*user_ids: int) -> None:
+    """After the commit: these users' unread notifications changed (the header's bell),
+    all told in one hop to the event loop (a tournament round tells hundreds at once)."""
+    if user_ids:
+        transaction.on_commit(lambda: _send_many(user_ids))
+
+
+def _send_many(user_ids: tuple[int, ...]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send_all() -> None:
+        events = [(user_group(u), {"type": NOTIFICATIONS_CHANGED, "user_id": u}) for u in user_ids]
+        results = await asyncio.gather(*(layer.group_send(g, e) for g, e in events), return_exceptions=True)
+        for (group, _event), result in zip(events, results, strict=True):
+            if isinstance(result, BaseException):
+                logger.error("live update to %s failed (%s)", group, NOTIFICATIONS_CHANGED, exc_info=result)
+
+    try:
+        run_coroutine(send_all)
+    except Exception:
+        logger.exception("live updates of notifications failed")

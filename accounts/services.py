@@ -368,7 +368,9 @@ def request_friend(*, user: User, other: User) -> Friendship:
             raise AccountError("blocked")
         existing = _friendships(user, other).first()
         if existing is None:
-            return Friendship.objects.create(from_user=user, to_user=other)
+            friendship = Friendship.objects.create(from_user=user, to_user=other)
+            hooks.friend_requested(from_user=user, to_user=other)
+            return friendship
         if existing.status == Friendship.Status.ACCEPTED:
             raise AccountError("already_friends")
         if existing.from_user_id == other.pk:
@@ -641,6 +643,8 @@ def delete_account(*, user: User, resign_all: bool = False) -> User:
         user.username = f"deleted player {user.pk}"
         user.display_name = user.first_name = user.last_name = user.email = ""
         user.game_language = user.interface_language = ""
+        user.verified_email = user.time_zone = ""
+        user.quiet_hours_start = user.quiet_hours_end = None
         user.is_active = user.is_staff = user.is_superuser = False
         user.deleted_at = timezone.now()
         user.set_unusable_password()

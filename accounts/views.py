@@ -58,6 +58,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         with transaction.atomic():
             user = form.save()
             welcome = grant_signup_coins(user=user)
+        hooks.signed_up(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         if welcome is not None:
             greeting = ngettext(

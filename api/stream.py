@@ -6,7 +6,10 @@ One line per event, ``{"type": ..., "game": <game summary>}``:
 - ``game_started``: one of your games is on (an accepted invitation, a matched seek, a
   new game against the computer);
 - ``your_turn``: it is your move (once per version of the game);
-- ``game_over``: one of your games ended.
+- ``game_over``: one of your games ended;
+- ``notification`` (with ``?notifications=true``, so that existing clients see no new
+  event): a new notification of yours, ``{"type": "notification", "notification": ...}``
+  as ``GET /api/v1/notifications`` lists it (in your interface language and time zone).
 
 On connecting, the stream first says where things stand (``game_started`` for each of
 your games in progress, ``your_turn`` where you are to move, ``invitation`` for each
@@ -16,7 +19,8 @@ ends the stream within that time (checked each time the stream wakes).
 
 No polling: the stream joins the caller's ``lobby-<id>`` group on the channel layer
 (``games.realtime``), which every committed change of their games is sent to (and
-every new invitation), and re-reads only the game that changed.
+every new invitation), and re-reads only the game that changed; and their ``user-<id>``
+group (``accounts.realtime``), told when their notifications change.
 """
 
 from __future__ import annotations
@@ -35,12 +39,15 @@ from django.db import close_old_connections
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Router
 
+from accounts.realtime import BALANCE_CHANGED, NOTIFICATIONS_CHANGED, user_group
 from api import representation
 from api.auth import still_valid
 from api.ratelimit import LOOKUP
 from games import realtime
 from games.gameview import brief_for
 from games.models import Game
+from notifications.models import Notification
+from notifications.texts import as_recipient
 
 router = Router(tags=["stream"])
 
@@ -61,9 +68,18 @@ class EventTracker:
     def __init__(self, user: Any) -> None:
         self.user = user
         self.seen: dict[int, Seen] = {}
+        self.last_notification = 0
 
     def snapshot(self) -> list[dict[str, Any]]:
-        """Events for where things stand now."""
+        """Events for where things stand now (notifications from now on: the list is
+        ``GET /api/v1/notifications``)."""
+        self.last_notification = (
+            Notification.objects.filter(recipient=self.user)
+            .order_by("-pk")
+            .values_list("pk", flat=True)
+            .first()
+            or 0
+        )
         games = Game.objects.mine(self.user).filter(status__in=LIVE).order_by("updated_at", "pk")
         return [event for game in games for event in self.look(game)]
 
@@ -72,6 +88,18 @@ class EventTracker:
         mine = Game.objects.mine(self.user)
         games = mine.filter(pk=game_id) if game_id is not None else mine.filter(status__in=LIVE)
         return [event for game in games.order_by("updated_at", "pk") for event in self.look(game)]
+
+    def notifications(self) -> list[dict[str, Any]]:
+        """A ``notification`` event for each of the user's notifications not sent yet."""
+        from api.notifications import represent  # it imports api.games, which the API wires
+
+        new = list(
+            Notification.objects.filter(recipient=self.user, pk__gt=self.last_notification).order_by("pk")
+        )
+        if new:
+            self.last_notification = new[-1].pk
+        with as_recipient(self.user):
+            return [{"type": "notification", "notification": represent(n)} for n in new]
 
     def look(self, game: Game) -> list[dict[str, Any]]:
         view = brief_for(game, self.user)
@@ -109,15 +137,24 @@ def _in_thread(fn: Any) -> Any:
 
 
 async def event_lines(
-    user: Any, layer: BaseChannelLayer, keepalive: float, still_allowed: Callable[[], bool] | None = None
+    user: Any,
+    layer: BaseChannelLayer,
+    keepalive: float,
+    still_allowed: Callable[[], bool] | None = None,
+    *,
+    notifications: bool = False,
 ) -> AsyncIterator[str]:
     """The stream's lines. ``still_allowed`` (the caller's token or app grant is still
     valid) is asked each time the stream wakes, for an event or a keep-alive: a revoked
-    token or grant ends its stream within ``keepalive`` seconds."""
+    token or grant ends its stream within ``keepalive`` seconds. ``notifications``: the
+    caller's notifications too."""
     channel = await layer.new_channel()
     group = realtime.lobby_group(user.pk)
+    own = user_group(user.pk) if notifications else ""
     # Join first, then look: a change between the two is seen twice, never missed.
     await layer.group_add(group, channel)
+    if own:
+        await layer.group_add(own, channel)
     tracker = EventTracker(user)
     receiving: asyncio.Future[dict[str, Any]] | None = None
     try:
@@ -134,13 +171,21 @@ async def event_lines(
                 continue
             message = receiving.result()
             receiving = None
-            game_id = message.get("game_id")
-            for event in await _in_thread(tracker.refresh)(game_id if isinstance(game_id, int) else None):
+            if message.get("type") == NOTIFICATIONS_CHANGED:
+                events = await _in_thread(tracker.notifications)()
+            elif message.get("type") == BALANCE_CHANGED:  # the header's, on the same group
+                events = []
+            else:
+                game_id = message.get("game_id")
+                events = await _in_thread(tracker.refresh)(game_id if isinstance(game_id, int) else None)
+            for event in events:
                 yield line(event)
     finally:
         if receiving is not None:
             receiving.cancel()
         await layer.group_discard(group, channel)
+        if own:
+            await layer.group_discard(own, channel)
 
 
 @router.get(
@@ -156,14 +201,19 @@ async def event_lines(
         }
     },
 )
-async def events(request: HttpRequest) -> StreamingHttpResponse:
-    """Your games' events, one JSON object per line, for as long as you stay connected."""
+async def events(request: HttpRequest, notifications: bool = False) -> StreamingHttpResponse:
+    """Your games' events, one JSON object per line, for as long as you stay connected;
+    with ``notifications=true`` your new notifications too."""
     layer = get_channel_layer()
     assert layer is not None, "CHANNEL_LAYERS is always configured (wordgame/settings.py)"
     token: Any = request.auth  # type: ignore[attr-defined]
     response = StreamingHttpResponse(
         event_lines(
-            token.user, layer, float(settings.API_STREAM_KEEPALIVE_SECONDS), lambda: still_valid(token)
+            token.user,
+            layer,
+            float(settings.API_STREAM_KEEPALIVE_SECONDS),
+            lambda: still_valid(token),
+            notifications=notifications,
         ),
         content_type="application/x-ndjson",
     )

@@ -31,6 +31,7 @@ from api.errors import ApiError, answer, error_response
 from api.games import REFUSALS
 from api.games import router as games_router
 from api.models import ApiToken
+from api.notifications import router as notifications_router
 from api.players import router as players_router
 from api.ratelimit import LOOKUP, TOKEN
 from api.schemas import AccountOut, TokenIn, TokenOut, WordOut
@@ -71,7 +72,10 @@ profiles and ratings (`/players/NAME`), the archive of finished games with its f
 a cursor (`/players/NAME/games`), the study list (`/study/LANGUAGE`).
 
 **Events.** `GET /api/v1/stream/events` streams your games' events as newline-delimited
-JSON (`invitation`, `game_started`, `your_turn`, `game_over`), so a bot never polls.
+JSON (`invitation`, `game_started`, `your_turn`, `game_over`; with `?notifications=true`
+also `notification` for each new notification of yours), so a bot never polls. `GET /api/v1/notifications` lists your
+notifications (newest first, `unread=true` to filter, paged); `POST
+/api/v1/notifications/read` marks them read.
 
 **Errors.** Every refusal is `{"error": CODE, "message": TEXT}`: 400 malformed or
 against the rules (the engine's codes, e.g. `word_not_in_lexicon`), 401 no valid token,
@@ -128,6 +132,7 @@ api.add_router("/stream", stream_router)
 api.add_router("/tournaments", tournaments_router)
 api.add_router("/", players_router)
 api.add_router("/", account_router)
+api.add_router("/notifications", notifications_router)
 
 
 # ----- refusals, whoever raises them ------------------------------------------------------

@@ -43,6 +43,14 @@ class Decline:
 
 
 @dataclass(frozen=True, slots=True)
+class Extend:
+    """The system moves a lapsed deadline on once, because no warning reached the player
+    to move during the turn (``games.rules._extend``): recorded, so the log says why."""
+
+    kind: ClassVar[str] = "extend"
+
+
+@dataclass(frozen=True, slots=True)
 class BuyExtra:
     """Buy the paid extra ``extra`` (``games.extras``) for its period."""
 
@@ -50,16 +58,16 @@ class BuyExtra:
     kind: ClassVar[str] = "buy_extra"
 
 
-SiteAction = Deal | Accept | Decline | BuyExtra
+SiteAction = Deal | Accept | Decline | BuyExtra | Extend
 Action = EngineAction | SiteAction
 
-SITE_ACTION_KINDS: tuple[str, ...] = (Deal.kind, Accept.kind, Decline.kind, BuyExtra.kind)
+SITE_ACTION_KINDS: tuple[str, ...] = (Deal.kind, Accept.kind, Decline.kind, BuyExtra.kind, Extend.kind)
 ACTION_KINDS: tuple[str, ...] = ENGINE_ACTION_KINDS + SITE_ACTION_KINDS
 
 #: Kinds of action that change nothing another player's action depends on (the board,
 #: the racks, the scores, the turn, the status): they move the game's version on, so
 #: every screen hears of them, but never make another action stale (``Game.act``).
-BESIDE_THE_BOARD = frozenset({BuyExtra.kind})
+BESIDE_THE_BOARD = frozenset({BuyExtra.kind, Extend.kind})
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +104,7 @@ __all__ = [
     "Decline",
     "EngineAction",
     "Exchange",
+    "Extend",
     "Pass",
     "Play",
     "Resign",

@@ -46,3 +46,8 @@ class GamesConfig(AppConfig):
 
         register_game_summary(game_summary)
         post_migrate.connect(restore_chat_permissions, sender=self, dispatch_uid="games.moderators")
+        from games.notify import on_delivered
+        from notifications.hooks import register_delivered
+
+        # A delivered deadline warning lets the turn lapse (games.rules._extend).
+        register_delivered(on_delivered)

@@ -4,15 +4,19 @@ No game logic, no writes, no rendering of their own."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from accounts.consumers import viewer_language
-from games import live, realtime, rendering
+from games import live, notify, realtime, rendering
 from games.models import Game
 from games.pov import Pov
+from notifications import presence
 
 #: A group event, as the channel layer hands it over.
 Event = dict[str, object]
@@ -70,6 +74,7 @@ class GameConsumer(ViewerConsumer):
     pov: Pov
     shown: live.Shown | None = None
     counted: bool = False  # counted in live.shared_pushes.players
+    present: asyncio.Task[None] | None = None  # keeps its player marked present on the game
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -81,8 +86,23 @@ class GameConsumer(ViewerConsumer):
         self.group = realtime.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        if pov.is_player and pov.user_id is not None:
+            self.present = asyncio.ensure_future(self.stay_present(pov.user_id))
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
+
+    async def stay_present(self, user_id: int) -> None:
+        """Mark the player present on this game until the socket closes, refreshed well
+        within the key's expiry (``notifications.presence``: no push about this game)."""
+        try:
+            while True:
+                await presence.amark_present(user_id, self.game_id)
+                # Looking at the game during their turn counts as warned (games.rules._extend).
+                await database_sync_to_async(notify.on_viewed)(self.game_id, user_id)
+                await asyncio.sleep(max(1.0, settings.PRESENCE_SECONDS / 3))
+        finally:
+            with contextlib.suppress(Exception):
+                await presence.amark_gone(user_id, self.game_id)
 
     def take(self, pov: Pov) -> None:
         """Keep ``pov``, counting this socket among the game's seated players' here."""
@@ -95,6 +115,11 @@ class GameConsumer(ViewerConsumer):
         if self.counted:
             live.shared_pushes.player_joined(self.game_id, -1)
             self.counted = False
+        if self.present is not None:
+            self.present.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.present
+            self.present = None
         await super().disconnect(code)
 
     async def game_changed(self, event: Event) -> None:

@@ -426,6 +426,8 @@ class GameView:
     end_reason: str
     end_reason_label: str
     deadline: datetime | None
+    # The turn's deadline was moved on once because no warning reached the player.
+    deadline_extended: bool
     computer_thinking: bool
     make_moves: Callable[[], tuple[MoveView, ...]] = field(repr=False, compare=False)
     creator_name: Callable[[], str] = field(repr=False, compare=False)
@@ -519,6 +521,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         end_reason=game.end_reason,
         end_reason_label=str(Game.EndReason(game.end_reason).label) if game.end_reason else "",
         deadline=game.turn_deadline if active else None,
+        deadline_extended=active and game.deadline_extended,
         computer_thinking=active and any(s.is_turn and s.is_computer for s in seats),
         make_moves=lambda: move_views(moves, names, show_racks=over),
         creator_name=lambda: game.created_by.username,

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
-from django.core.mail import send_mail
 from django.db import connection, models, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -49,11 +48,13 @@ from games.actions import (
     Decline,
     EngineAction,
     Exchange,
+    Extend,
     Pass,
     Play,
     Resign,
     Timeout,
 )
+from games.notify import record_action, record_chat, record_deadline_warning
 from games.pov import Pov, resolve
 
 if TYPE_CHECKING:
@@ -269,13 +270,14 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.filter(status=Game.Status.ACTIVE, turn_deadline__lte=now)
 
     def due_for_reminder(self, now: datetime) -> GameQuerySet:
-        """Active games whose player to move has a day or less left and no reminder yet."""
-        return self.filter(
-            status=Game.Status.ACTIVE,
-            turn_deadline__gt=now,
-            turn_deadline__lte=now + timedelta(days=1),
-            reminder_sent_at__isnull=True,
-        )
+        """Active games whose player to move is due a deadline warning they have not had
+        this turn (``DEADLINE_WARNING_HOURS``; none longer than the turn itself)."""
+        due = Q()
+        for lead in settings.DEADLINE_WARNING_HOURS:
+            due |= Q(turn_deadline__lte=now + timedelta(hours=lead), inactivity_days__gt=lead // 24) & (
+                Q(warned_hours__isnull=True) | Q(warned_hours__gt=lead)
+            )
+        return self.filter(due, status=Game.Status.ACTIVE, turn_deadline__gt=now) if due else self.none()
 
     def computer_to_move(self) -> GameQuerySet:
         """Active games waiting for a computer seat: what a restarted server picks up."""
@@ -330,6 +332,15 @@ class Game(models.Model):
     inactivity_days = models.PositiveSmallIntegerField(_("inactivity limit (days)"))
     turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True, db_index=True)
     reminder_sent_at = models.DateTimeField(_("reminder sent"), null=True, blank=True)
+    # The deadline warnings of this turn (DEADLINE_WARNING_HOURS): the shortest lead warned
+    # so far, so that each is sent at most once per turn.
+    warned_hours = models.PositiveSmallIntegerField(_("warned (hours before)"), null=True, blank=True)
+    # When a warning reached the player to move during this turn (a push or a mail the
+    # service accepted) or they looked at the game; a lapsed turn without it is extended.
+    turn_noticed_at = models.DateTimeField(_("turn noticed"), null=True, blank=True)
+    deadline_extended = models.BooleanField(_("deadline extended this turn"), default=False)
+    # Correspondence games outside tournaments: no timeout without a warning delivered.
+    warn_before_timeout = models.BooleanField(_("extend a turn no warning reached"), default=True)
     end_reason = models.CharField(_("how it ended"), max_length=10, choices=EndReason.choices, blank=True)
     winner_seat = models.SmallIntegerField(_("winner seat"), null=True, blank=True)
     final_scores = models.JSONField(_("final scores"), null=True, blank=True)
@@ -499,6 +510,8 @@ class Game(models.Model):
                 action_id=action_id,
                 move=move,
             )
+            # Whoever this change concerns is told in this transaction (an outbox row).
+            record_action(game, pov, action)
             game._after_commit()
         self._reload(game)
         return record
@@ -528,7 +541,15 @@ class Game(models.Model):
     def timeout(self, *, now: datetime | None = None, version: int | None = None) -> Move | None:
         """Time out the player to move if their deadline has passed at ``now`` and the
         game is still at ``version`` (default: the version this copy was read at).
-        Returns None when there was nothing to do (a move was made meanwhile)."""
+        Returns None when there was nothing to do (a move was made meanwhile), or when the
+        deadline was moved on instead because no warning reached the player (``Extend``)."""
+        at = self.version if version is None else version
+        if "extend" in self.allowed_actions(SYSTEM, now=now):
+            try:
+                self.act(SYSTEM, Extend(), version=at, now=now)
+                return None
+            except (GameError, engine.IllegalMove):
+                pass  # this copy was stale: the locked row decides below
         try:
             record = self.act(
                 SYSTEM,
@@ -559,6 +580,14 @@ class Game(models.Model):
                 self.turn_deadline = None
             case BuyExtra():
                 self._buy_extra(pov, action)
+            case Extend():
+                assert self.turn_deadline is not None, "the rule table extends only a turn with a deadline"
+                self.turn_deadline = max(self.turn_deadline, now) + timedelta(
+                    hours=settings.DEADLINE_EXTENSION_HOURS
+                )
+                self.deadline_extended = True
+                self.warned_hours = None
+                self.reminder_sent_at = None
             case _:
                 return self._apply_engine(pov, action, now)
         return None
@@ -722,53 +751,61 @@ class Game(models.Model):
             raise GameError("chat_too_fast")
         with transaction.atomic():
             message = ChatMessage.objects.create(game=self, author=pov.user, text=text.strip())
+            record_chat(self, message)
             realtime.chat_posted(self.pk, message.pk)
         return message
 
     def send_turn_reminder(self, *, version: int, now: datetime | None = None) -> bool:
-        """E-mail the player to move that their time runs out within a day, once per turn.
+        """Warn the player to move that their time is running out: the most urgent warning
+        of ``DEADLINE_WARNING_HOURS`` now due, at most one of each per turn, none longer
+        than the turn itself (a one-day turn gets no "one day left" at its start).
 
         Bookkeeping beside the game, not a change of it (the version stays, so nobody's
-        page goes stale): one conditional UPDATE claims the reminder for ``version``
-        only if the game is still there and none was sent, and the mail goes out in the
-        same transaction, so a failed send leaves the reminder due for the next try."""
+        page goes stale): one conditional UPDATE claims the warning for ``version`` only
+        if the game is still there and that warning was not recorded, and the warning is
+        recorded in the same transaction as a notification (``games.notify``), delivered
+        after the commit on every channel the player has, in their language and time zone."""
         now = now or timezone.now()
-        with transaction.atomic():
-            claimed = Game.objects.filter(
-                pk=self.pk,
-                version=version,
-                status=Game.Status.ACTIVE,
-                reminder_sent_at__isnull=True,
-                turn_deadline__gt=now,
-                turn_deadline__lte=now + timedelta(days=1),
-            ).update(reminder_sent_at=now)
-            if not claimed:
-                return False
-            game = Game.objects.prefetch_related("seats__user").get(pk=self.pk)
-            assert game.turn_seat is not None
-            assert game.turn_deadline is not None
-            user = game.seat_user(game.turn_seat)
-            if user is not None and user.email:
-                send_mail(
-                    subject=gettext("Your turn in Wordgame game #%(id)s") % {"id": game.pk},
-                    message=gettext(
-                        "It is your turn in game #%(id)s. If you do not play, pass or swap by "
-                        "%(deadline)s (UTC), the game ends as a loss by timeout."
+        for lead in sorted(settings.DEADLINE_WARNING_HOURS):
+            if lead >= self.inactivity_days * 24:
+                continue
+            within = now + timedelta(hours=lead)
+            with transaction.atomic():
+                claimed = (
+                    Game.objects.filter(
+                        pk=self.pk, version=version, status=Game.Status.ACTIVE, turn_deadline__gt=now
                     )
-                    % {"id": game.pk, "deadline": game.turn_deadline.strftime("%Y-%m-%d %H:%M")},
-                    from_email=None,
-                    recipient_list=[user.email],
+                    .filter(turn_deadline__lte=within)
+                    .filter(Q(warned_hours__isnull=True) | Q(warned_hours__gt=lead))
+                    .update(warned_hours=lead, reminder_sent_at=now)
                 )
-        self._reload(game)
-        return True
+                if claimed:
+                    game = Game.objects.prefetch_related("seats__user").get(pk=self.pk)
+                    assert game.turn_seat is not None
+                    user = game.seat_user(game.turn_seat)
+                    if user is not None:
+                        record_deadline_warning(game, user)
+            if claimed:
+                self._reload(game)
+                return True
+            if self.turn_deadline is not None and self.turn_deadline <= within:
+                return False  # this one was sent: the longer ones are past
+        return False
+
+    def next_warning_at(self, now: datetime) -> datetime | None:
+        """When the next deadline warning of this turn falls due, if one is still to come."""
+        if self.status != Game.Status.ACTIVE or self.turn_deadline is None:
+            return None
+        times = [
+            self.turn_deadline - timedelta(hours=lead)
+            for lead in settings.DEADLINE_WARNING_HOURS
+            if lead < self.inactivity_days * 24 and (self.warned_hours is None or self.warned_hours > lead)
+        ]
+        later = [t for t in times if t > now]
+        return min(later) if later else None
 
     def due_for_reminder(self, now: datetime) -> bool:
-        return (
-            self.status == Game.Status.ACTIVE
-            and self.reminder_sent_at is None
-            and self.turn_deadline is not None
-            and now < self.turn_deadline <= now + timedelta(days=1)
-        )
+        return Game.objects.filter(pk=self.pk).due_for_reminder(now).exists()
 
     # ----- helpers (call with the row locked) -------------------------------------
 
@@ -781,6 +818,9 @@ class Game(models.Model):
     def _start_turn_clock(self, state: engine.GameState, now: datetime) -> None:
         self.turn_seat = state.turn
         self.reminder_sent_at = None
+        self.warned_hours = None
+        self.turn_noticed_at = None
+        self.deadline_extended = False
         if self.computer_seat_to_move() is not None:
             self.turn_deadline = None
         else:

@@ -12,9 +12,10 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from wordgame.embedded_worker import run_coroutine
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ def _send(*messages: tuple[str, dict[str, Any]]) -> None:
         )
 
     try:
-        results = async_to_sync(send_all)()
+        results = run_coroutine(send_all)
     except (Exception, asyncio.CancelledError):
         logger.exception("live updates to %s failed", ", ".join(group for group, _event in messages))
         return

@@ -311,6 +311,7 @@ def view_names(view: GameView) -> Context:
         "end_reason_label": view.end_reason_label,
         "winner": view.winner,
         "deadline": view.deadline,
+        "deadline_extended": view.deadline_extended,
         "computer_thinking": view.computer_thinking,
         "aids": view.aids,
         "extras": view.extras,

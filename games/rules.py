@@ -51,6 +51,12 @@ class Game(Protocol):
     def created_by_id(self) -> int: ...
     @property
     def extras_allowed(self) -> bool: ...
+    @property
+    def warn_before_timeout(self) -> bool: ...
+    @property
+    def deadline_extended(self) -> bool: ...
+    @property
+    def turn_noticed_at(self) -> datetime | None: ...
     def seat_user(self, index: int) -> User | None: ...
     def seat_list(self) -> Sequence[RuleSeat]: ...
 
@@ -102,6 +108,23 @@ def _timeout(game: Game, pov: Pov, now: datetime) -> str | None:
     if refused := _not_on(game):
         return refused
     if game.turn_deadline is None or effective_deadline(game, now) > now:
+        return "not_due"
+    # No forfeit without a warning that reached the player: the deadline moves on once first.
+    return "not_due" if _extend(game, pov, now) is None else None
+
+
+def _extend(game: Game, pov: Pov, now: datetime) -> str | None:
+    """Move a lapsed deadline on once (``Extend``): only the system, in a game that warns
+    before a timeout (correspondence games outside tournaments), once per turn, and only
+    when no warning reached the player to move and they did not look at the game during
+    the turn (``Game.turn_noticed_at``)."""
+    if not pov.is_system:
+        return "not_allowed"
+    if refused := _not_on(game):
+        return refused
+    if game.turn_deadline is None or effective_deadline(game, now) > now:
+        return "not_due"
+    if not game.warn_before_timeout or game.deadline_extended or game.turn_noticed_at is not None:
         return "not_due"
     return None
 
@@ -176,6 +199,7 @@ RULES: dict[str, Rule] = {
     "accept": _accept,
     "decline": _decline,
     "buy_extra": _buy_extra,
+    "extend": _extend,
 }
 assert set(RULES) == set(ACTION_KINDS), "every action kind has exactly one rule"
 

@@ -140,6 +140,8 @@ def start_paired_game(
             rated=rated,
             extras_allowed=False,
             vacation_pauses=False,
+            # An extension would stall the round (ARCHITECTURE.md, deadline warnings).
+            warn_before_timeout=False,
         )
         _deal(game, [first, second], first=0, start=True)
         realtime.lobby_changed([first.pk, second.pk])

@@ -14,7 +14,7 @@ a task run twice, late, or after the game moved on changes nothing.
   before it; they do nothing if the game moved on meanwhile.
 - :func:`sweep`: the safety net, re-enqueuing itself every ``SWEEP_INTERVAL_SECONDS``
   (the framework has no periodic scheduler): lapsed deadlines and due reminders that no
-  task handled, computer turns left waiting.
+  task handled, computer turns left waiting, and the players' daily digests.
 
 :func:`schedule_followups` is what ``Game.act`` runs inside the change's transaction
 (registered in ``GamesConfig.ready``): with ``django-tasks-db`` the tasks are rows of the
@@ -39,6 +39,7 @@ from django_tasks.base import Task, TaskResultStatus
 from games import computer, outcomes, study
 from games.actions import Computer
 from games.models import Game, GameMovedOn, Transition
+from games.notify import record_digests
 from games.services import expire_games
 
 logger = logging.getLogger(__name__)
@@ -129,9 +130,16 @@ def turn_deadline(game_id: int, version: int) -> bool:
 
 @task()
 def turn_reminder(game_id: int, version: int) -> bool:
-    """Remind the player to move, once per turn, if the game is still at ``version``."""
+    """Warn the player to move (the most urgent warning due, once each per turn) if the
+    game is still at ``version``, then enqueue this task again for the turn's next warning."""
     game = _game_at(game_id, version)
-    return game is not None and game.send_turn_reminder(version=version)
+    if game is None:
+        return False
+    sent = game.send_turn_reminder(version=version)
+    now = timezone.now()
+    if (next_at := game.next_warning_at(now)) is not None:
+        enqueue(turn_reminder, game_id, version, at=next_at)
+    return sent
 
 
 @task()
@@ -160,6 +168,7 @@ def sweep() -> dict[str, list[int]]:
     computer turns left waiting longer than the watchdog allows, then enqueue the next
     sweep unless another one is already waiting."""
     report = expire_games()
+    digests = record_digests(timezone.now())
     stuck_before = timezone.now() - timedelta(seconds=settings.COMPUTER_WATCHDOG_SECONDS)
     stuck = list(
         Game.objects.computer_to_move().filter(updated_at__lte=stuck_before).values_list("pk", "version")
@@ -167,7 +176,12 @@ def sweep() -> dict[str, list[int]]:
     for game_id, version in stuck:
         enqueue(computer_turn, game_id, version)
     ensure_sweep()
-    return {"timed_out": report.timed_out, "reminded": report.reminded, "computer": [g for g, _ in stuck]}
+    return {
+        "timed_out": report.timed_out,
+        "reminded": report.reminded,
+        "digests": digests,
+        "computer": [g for g, _ in stuck],
+    }
 
 
 def ensure_sweep() -> bool:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from wordgame.embedded_worker import run_coroutine
 
 logger = logging.getLogger(__name__)
 
@@ -32,8 +33,11 @@ def tournament_changed(tournament_id: int) -> None:
         if layer is None:
             return
         try:
-            async_to_sync(layer.group_send)(
-                tournament_group(tournament_id), {"type": TOURNAMENT_CHANGED, "tournament_id": tournament_id}
+            run_coroutine(
+                lambda: layer.group_send(
+                    tournament_group(tournament_id),
+                    {"type": TOURNAMENT_CHANGED, "tournament_id": tournament_id},
+                )
             )
         except Exception:
             logger.exception("live update of tournament %s failed", tournament_id)

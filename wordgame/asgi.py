@@ -21,6 +21,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from wordgame.embedded_worker import StartsEmbeddedWorker  # noqa: E402
 from wordgame.middleware import OriginValidator, WebSocketAccessLog, deferred_events  # noqa: E402
 from wordgame.routing import websocket_urlpatterns  # noqa: E402
 
@@ -60,11 +61,13 @@ def log_long_collections(phase: str, info: dict[str, int]) -> None:
 
 settle_garbage_collector(settings.GC_THRESHOLDS)
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": OriginValidator(
-            AuthMiddlewareStack(WebSocketAccessLog(URLRouter(websocket_urlpatterns)))
-        ),
-    }
+application = StartsEmbeddedWorker(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": OriginValidator(
+                AuthMiddlewareStack(WebSocketAccessLog(URLRouter(websocket_urlpatterns)))
+            ),
+        }
+    )
 )

@@ -8,6 +8,7 @@ With no environment variables set this is a development site: DEBUG on, SQLite i
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -157,6 +158,7 @@ INSTALLED_APPS = [
     "accounts",
     "dictionaries",
     "games",
+    "notifications",
     "tournaments",
     "api",
     # After games: games' `manage.py db_worker` (the framework's worker, recovering the
@@ -179,6 +181,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "notifications.middleware.UserTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -204,6 +207,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.notices",
+                "notifications.context_processors.bell",
             ],
         },
     },
@@ -477,6 +481,43 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Wordgame <noreply@localhost>")
+# The site's address as players reach it: the links in mails are absolute (notifications).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# A notification's delivery on a channel is tried this often, the n-th retry after
+# NOTIFICATION_RETRY_SECONDS x 2^(n-1) (notifications/tasks.py).
+NOTIFICATION_ATTEMPTS = env_int("NOTIFICATION_ATTEMPTS", 5)
+NOTIFICATION_RETRY_SECONDS = env_int("NOTIFICATION_RETRY_SECONDS", 60)
+# Deadline warnings, hours before a turn lapses (each at most once per turn, none longer
+# than the turn), and how far a lapsed deadline moves when no warning reached the player.
+DEADLINE_WARNING_HOURS = [
+    int(h) for h in os.environ.get("DEADLINE_WARNING_HOURS", "24,3").split(",") if h.strip()
+]
+DEADLINE_EXTENSION_HOURS = env_int("DEADLINE_EXTENSION_HOURS", 24)
+# The daily summary of games waiting for a player goes out from this hour of their day.
+DIGEST_HOUR = env_int("DIGEST_HOUR", 8)
+# A development site (`make run`) runs its task worker inside the server process, so that
+# what tasks cause reaches open pages on the in-memory layer (wordgame/embedded_worker.py).
+EMBEDDED_TASK_WORKER = env_bool("EMBEDDED_TASK_WORKER", False)
+# Web Push (notifications/push.py): the VAPID key pair from the environment (`manage.py
+# vapid_keys` prints a new one); a development site reads the pair `make run` writes to
+# var/vapid.json on first start. No keys: no push, the rest of the notifications work.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+if DEBUG and not VAPID_PRIVATE_KEY and (VAR_DIR / "vapid.json").is_file():
+    _vapid = json.loads((VAR_DIR / "vapid.json").read_text())
+    VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY = _vapid["public"], _vapid["private"]
+# Who the push services may contact about our pushes (RFC 8292's "sub" claim).
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:" + DEFAULT_FROM_EMAIL.rsplit("<", 1)[-1].rstrip(">"))
+WEBPUSH_TIMEOUT_SECONDS = env_int("WEBPUSH_TIMEOUT_SECONDS", 10)
+# How long a push service keeps a message for a device that is offline (at most; a turn's
+# push expires with the turn).
+WEBPUSH_TTL_SECONDS = env_int("WEBPUSH_TTL_SECONDS", 24 * 3600)
+# URL prefixes of push endpoints let through although they are not public https addresses:
+# only the tests' local push service. Empty in production.
+WEBPUSH_ALLOWED_ENDPOINTS: list[str] = []
+# A game page's socket marks its player present on that game for this long, refreshed while
+# it stays open (notifications.presence): no push about a game the player is looking at.
+PRESENCE_SECONDS = env_int("PRESENCE_SECONDS", 60)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)

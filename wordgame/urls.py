@@ -17,6 +17,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/tokens/", include("api.urls")),
+    path("", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/<str:username>/games/", include((archive_patterns, "archive"))),
     path("players/", include("accounts.player_urls")),

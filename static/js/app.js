@@ -655,6 +655,13 @@ Game.prototype.syncMovePanel = function () {
 Game.prototype.updateTitle = function () {
   const sb = document.getElementById("scoreboard");
   if (sb && sb.dataset.title) document.title = sb.dataset.title + " · Wordgame";
+  // The tab's icon carries a red dot while it is this player's turn.
+  const icon = document.querySelector('link[rel="icon"][type="image/svg+xml"]');
+  if (icon && icon.dataset.turnHref) {
+    if (!icon.dataset.plainHref) icon.dataset.plainHref = icon.getAttribute("href");
+    const mine = sb && sb.dataset.myTurn === "true";
+    icon.setAttribute("href", mine ? icon.dataset.turnHref : icon.dataset.plainHref);
+  }
 };
 
 /* --- phone tabs for the move log and chat ------------------------------------------ */

@@ -29,7 +29,6 @@
  * were added.
  */
 
-const COMPUTER_CHECK_MS = 3000;  // ms between checks while the computer is to move
 const RESYNC_RETRY_MS = 1500;    // ms before asking again while still behind
 
 /** The head of a live frame or an answer: {version, base} when it starts with #game-sync
@@ -60,7 +59,6 @@ export class Live {
     this.known = this.initialVersion();  // the game version the page shows
     this.wanted = 0;                     // a version we asked a snapshot for
     this.resyncTimer = null;
-    this.computerTimer = null;           // the next check while the computer is to move
     this.socket = null;                  // the ws extension's socket wrapper, once open
     this.listen();
   }
@@ -156,31 +154,7 @@ export class Live {
 
   /** To be called after every swap has settled (app.js's refresh) and once at start. */
   settle() {
-    this.watchComputer();
     this.syncHighlight();
-  }
-
-  computerThinking() {
-    const sb = document.getElementById("scoreboard");
-    return !!sb && sb.dataset.computerThinking === "true";
-  }
-
-  /** While the computer is to move, ask the server every few seconds whether the game
-   * moved on ({"type": "check"}: it answers only when this socket is behind). Its reply is
-   * made by a task worker, whose live update cannot reach this server when they are
-   * separate processes on the in-memory channel layer (`make run`), or may be lost; when
-   * the update does arrive first, the check finds nothing to send. */
-  watchComputer() {
-    if (!this.computerThinking() || this.computerTimer) return;
-    this.computerTimer = window.setTimeout(() => {
-      this.computerTimer = null;
-      if (!this.computerThinking()) return;
-      // Not while the socket is down: a reconnect brings a full snapshot anyway.
-      if (this.socket && this.root.dataset.live !== "false") {
-        this.socket.send(JSON.stringify({ type: "check", version: this.known }));
-      }
-      this.watchComputer();
-    }, COMPUTER_CHECK_MS);
   }
 
   /** A delta patches squares without re-rendering the others: take the last-move

@@ -127,7 +127,7 @@ def test_chat_refuses_direction_overrides_and_invisible_characters_but_keeps_emo
 @pytest.mark.django_db(transaction=True)
 def test_migration_renames_newer_clashing_accounts_and_tells_them_at_log_in() -> None:
     executor = MigrationExecutor(connection)
-    before = [("accounts", "0005_username_key_and_renames")]
+    before = [("accounts", "0007_username_key_and_renames")]
     executor.migrate(before)
     apps = executor.loader.project_state(before).apps
     OldUser = apps.get_model("accounts", "User")

@@ -201,6 +201,18 @@ PAGE_ACTIONS: dict[str, str] = {
     "acknowledge-notice": "POST /api/v1/notices/{notice_id}/read",
     "players:search": "GET /api/v1/players",
     "leaderboard": "GET /api/v1/leaderboard/{language}",
+    "notifications:list": "GET /api/v1/notifications",
+    "notifications:read-all": "POST /api/v1/notifications/read",
+    "notifications:open": "POST /api/v1/notifications/read",
+    "notifications:push-subscribe": "POST /api/v1/notifications/push",
+    "notifications:push-remove": "POST /api/v1/notifications/push/revoke",
+    "notifications:unsubscribe": "none: the one-click link of a mail, signed, used without signing in",
+    "notifications:verify-email": "none: the signed link of the verification mail",
+    "notifications:resend-verification": "none: mails the verification link again (a page only so far)",
+    "notifications:settings": "none: the choices per kind and channel, quiet hours and time zone are a page only so far",
+    "notifications:service-worker": "none: the browser's service worker script",
+    "notifications:manifest": "none: the installable app's manifest",
+    "notifications:offline": "none: the page the service worker shows offline",
 }
 
 #: Whole namespaces left out: the admin (staff), Django's sign-in pages, the word pages

@@ -76,9 +76,11 @@ class Stream:
             await self.pending
 
 
-async def open_stream(user: Any) -> Stream:
+async def open_stream(user: Any, query: str = "") -> Stream:
     raw = (await sync_to_async(ApiToken.issue)(user, "stream"))[1]
-    response = await AsyncClient().get("/api/v1/stream/events", headers={"Authorization": f"Bearer {raw}"})
+    response = await AsyncClient().get(
+        "/api/v1/stream/events" + query, headers={"Authorization": f"Bearer {raw}"}
+    )
     assert response.status_code == 200
     assert response["Content-Type"] == "application/x-ndjson"
     return Stream(response)

@@ -11,6 +11,8 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
 from wordgame.asgi import application as site
 
-# ProtocolTypeRouter keeps its routes in .application_mapping; only HTTP needs static files.
-site.application_mapping["http"] = ASGIStaticFilesHandler(site.application_mapping["http"])
+# ProtocolTypeRouter (inside the embedded worker's starter) keeps its routes in
+# .application_mapping; only HTTP needs static files.
+routes = site.app.application_mapping
+routes["http"] = ASGIStaticFilesHandler(routes["http"])
 application = site

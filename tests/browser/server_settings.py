@@ -22,6 +22,10 @@ PASSWORD_HASHERS = [
 # change commits:
 # these tests drive pages, not the task queue (tests/games/test_tasks.py does that).
 TASKS = {"default": {"BACKEND": "wordgame.task_backends.ImmediateAfterCommitBackend", "QUEUES": ["default"]}}
+if os.environ.get("WORDGAME_TEST_TASKS") == "database":
+    # tests/browser/test_embedded_worker.py: the queue in the database, worked by the
+    # worker inside the server process (EMBEDDED_TASK_WORKER), as under `make run`.
+    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 # The sign-up counter lives in Redis when it is configured and outlives a test run: the
 # browser tests sign players up from 127.0.0.1 many times an hour (tests/conftest.py
 # raises the limit the same way in the test process).

@@ -14,9 +14,6 @@ from playwright.sync_api import Locator, Page, expect
 
 import engine
 from engine import movegen
-from engine.actions import Pass
-from games import models, realtime
-from games.actions import Computer
 from games.models import Game
 from games.services import start_game
 from tests.browser.conftest import in_thread, shot
@@ -153,29 +150,6 @@ def enter_play(page: Page, placements: list[engine.Placement]) -> None:
         if p.blank:
             page.locator(f'#blank-picker button[value="{p.letter}"]').click()
         expect(square(page, p.row, p.col).locator(".tile.pending")).to_have_count(1)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_computer_reply_whose_live_update_is_lost_still_reaches_the_page(
-    open_page: Any, ana: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # As under `make run`: the computer's reply is made by another process (here the
-    # test process) whose live update cannot reach the page's server (none is sent at
-    # all here). The page, showing that the computer is thinking, asks the server now
-    # and then whether the game moved on, and shows the reply without a reload.
-    monkeypatch.setattr(models, "run_followups", lambda transition: None)  # no task runs it
-    game = in_thread(make_computer_game, ana, level="easy", first=1)
-    page = open_page(ana, f"/games/{game.pk}/")
-    expect(page.locator("#scoreboard")).to_have_attribute("data-computer-thinking", "true")
-    expect_my_turn(page, False)
-
-    monkeypatch.setattr(realtime, "game_changed", lambda *args, **kwargs: None)
-    seat = game.computer_seat_to_move()
-    assert seat is not None
-    in_thread(lambda: game.act(Computer(seat.index), Pass(), version=game.version))
-    expect(page.locator("#board")).to_have_attribute("data-version", str(game.version), timeout=10_000)
-    expect_my_turn(page, True)
-    expect(page.locator("#scoreboard")).to_have_attribute("data-computer-thinking", "false")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -120,7 +120,10 @@ def test_deadline_task_times_out_only_the_turn_it_was_set_for(ana: Any, ben: Any
     game.refresh_from_db()
     game.play(ana, CAT_AT_CENTRE, version=version)  # a move in time: ben's turn now
     assert tasks.turn_deadline.call(game.pk, version) is False  # set for ana's turn: moved on
-    Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(minutes=1))
+    # ben was warned (a turn no warning reached is extended instead: test_deadline_warnings).
+    Game.objects.filter(pk=game.pk).update(
+        turn_deadline=timezone.now() - timedelta(minutes=1), turn_noticed_at=timezone.now()
+    )
     assert tasks.turn_deadline.call(game.pk, game.version) is True
     game.refresh_from_db()
     assert game.end_reason == Game.EndReason.TIMEOUT

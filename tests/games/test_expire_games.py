@@ -38,15 +38,23 @@ def test_a_move_restarts_the_clock(ana: Any, game_ana_ben: Game) -> None:
 
 
 @pytest.mark.django_db
-def test_reminder_sent_once_the_day_before(game_ana_ben: Game) -> None:
+def test_reminder_sent_once_the_day_before(
+    game_ana_ben: Game, ana: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # Mail goes only to a confirmed address (notifications.preferences.email_address),
+    # after the commit (notifications.tasks).
+    ana.verified_email = ana.email
+    ana.save()
     now = timezone.now()
     Game.objects.filter(pk=game_ana_ben.pk).update(turn_deadline=now + timedelta(hours=20))
-    report = expire_games(now=now)
+    with django_capture_on_commit_callbacks(execute=True):
+        report = expire_games(now=now)
     assert report.reminded == [game_ana_ben.pk]
     assert report.timed_out == []
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["ana@example.org"]  # ana is to move
-    assert f"#{game_ana_ben.pk}" in mail.outbox[0].subject
+    assert f"#{game_ana_ben.pk}" in str(mail.outbox[0].body)
+    assert f"/games/{game_ana_ben.pk}/" in str(mail.outbox[0].body)
     assert expire_games(now=now + timedelta(hours=1)).reminded == []
     assert len(mail.outbox) == 1
 
@@ -62,7 +70,10 @@ def test_no_reminder_with_more_than_a_day_left(game_ana_ben: Game) -> None:
 @pytest.mark.django_db
 def test_lapsed_turn_times_out_player_to_move(game_ana_ben: Game) -> None:
     now = timezone.now()
-    Game.objects.filter(pk=game_ana_ben.pk).update(turn_deadline=now - timedelta(minutes=1))
+    # ana was warned (a turn no warning reached is extended instead: test_deadline_warnings).
+    Game.objects.filter(pk=game_ana_ben.pk).update(
+        turn_deadline=now - timedelta(minutes=1), turn_noticed_at=now
+    )
     out = StringIO()
     call_command("expire_games", stdout=out)
     game = Game.objects.get(pk=game_ana_ben.pk)

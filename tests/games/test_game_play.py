@@ -153,7 +153,9 @@ def test_a_vacation_pauses_the_turn_clock_and_opponents_see_it(
 
     now = timezone.now()
     # ana's deadline passed an hour ago, but she has been on vacation for two days of her turn.
-    Game.objects.filter(pk=game_ana_ben.pk).update(turn_deadline=now - timedelta(hours=1))
+    Game.objects.filter(pk=game_ana_ben.pk).update(
+        turn_deadline=now - timedelta(hours=1), turn_noticed_at=now
+    )
     VacationPeriod.objects.create(
         user=ana, started_at=now - timedelta(days=2), ends_by=now + timedelta(days=3)
     )

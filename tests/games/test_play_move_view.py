@@ -316,13 +316,13 @@ def test_a_failing_send_to_the_game_still_tells_the_players_lobbies(
     layer = HalfDownLayer()
     monkeypatch.setattr(realtime, "get_channel_layer", lambda: layer)
     hops: list[Any] = []
-    to_loop = realtime.async_to_sync
+    to_loop = realtime.run_coroutine
 
     def counted(function: Any) -> Any:
         hops.append(function)
         return to_loop(function)
 
-    monkeypatch.setattr(realtime, "async_to_sync", counted)
+    monkeypatch.setattr(realtime, "run_coroutine", counted)
     client.force_login(ana)
     with django_capture_on_commit_callbacks(execute=True):
         response = post(client, "play", game_ana_ben, {"tiles": CAT})

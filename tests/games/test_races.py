@@ -230,6 +230,7 @@ def test_timeout_racing_a_play_ends_in_exactly_one_of_them(postgres: None, ana: 
     game = make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"))
     assert game.turn_deadline is not None
     lapsed = game.turn_deadline + timedelta(minutes=1)
+    Game.objects.filter(pk=game.pk).update(turn_noticed_at=lapsed)  # ana was warned
     cat = tiles((7, 7, "C"), (7, 8, "A"), (7, 9, "T"))
 
     def expire() -> str:

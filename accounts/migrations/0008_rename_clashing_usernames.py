@@ -61,7 +61,7 @@ def rename_clashes(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0005_username_key_and_renames"),
+        ("accounts", "0007_username_key_and_renames"),
     ]
 
     operations = [

@@ -11,7 +11,7 @@ import accounts.names
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0004_moderators_work_reports"),
+        ("accounts", "0006_moderators_moderate_players"),
     ]
 
     operations = [

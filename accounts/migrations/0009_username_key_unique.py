@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0006_rename_clashing_usernames"),
+        ("accounts", "0008_rename_clashing_usernames"),
     ]
 
     operations = [

@@ -1,0 +1,197 @@
+"""Web Push (RFC 8030/8291/8292) with ``pywebpush``: subscriptions per device, VAPID keys
+from the settings, and the check every endpoint passes before the server POSTs to it.
+
+A subscription's endpoint is a URL a browser gave us, i.e. user input the server will
+call: it must be ``https`` and resolve only to public addresses (no loopback, private,
+link-local, multicast or reserved ones), checked when it is registered and again before
+each send. ``WEBPUSH_ALLOWED_ENDPOINTS`` lists URL prefixes let through regardless (the
+tests' local push service; empty in production).
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import json
+import socket
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from notifications.models import Notification, PushSubscription
+from notifications.texts import as_recipient, render
+
+
+class BadEndpoint(ValueError):
+    """A push endpoint the server will not call; the message says why (translated)."""
+
+
+class Revoked(Exception):
+    """The push service says the subscription is gone (404 or 410)."""
+
+
+class NoDevice(Exception):
+    """The recipient has no subscribed device left: nothing to retry."""
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def new_vapid_keys() -> tuple[str, str]:
+    """A new VAPID key pair as (public, private): the public key in the form browsers take
+    as ``applicationServerKey`` (the uncompressed P-256 point), the private one as the
+    raw 32-byte scalar; both base64url without padding."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    private = key.private_numbers().private_value.to_bytes(32, "big")
+    return b64url(public), b64url(private)
+
+
+def enabled() -> bool:
+    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
+
+
+def _public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_link_local or ip.is_loopback)
+
+
+def check_endpoint(url: str) -> str:
+    """``url`` if the server may POST to it, else ``BadEndpoint``."""
+    if len(url) > PushSubscription._meta.get_field("endpoint").max_length:  # type: ignore[operator]
+        raise BadEndpoint(gettext("This push address is too long."))
+    if any(url.startswith(prefix) for prefix in settings.WEBPUSH_ALLOWED_ENDPOINTS):
+        return url
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname or parts.username or parts.password:
+        raise BadEndpoint(gettext("A push address must be an https address."))
+    try:
+        port = parts.port or 443
+        found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+    except (OSError, ValueError, UnicodeError):
+        raise BadEndpoint(gettext("This push address does not resolve.")) from None
+    addresses = {info[4][0] for info in found}
+    if not addresses or not all(_public(str(a)) for a in addresses):
+        raise BadEndpoint(gettext("A push address must not lead to a private or local network."))
+    return url
+
+
+def _key(value: Any, size: int) -> str:
+    """A subscription key: base64url that decodes to ``size`` bytes."""
+    if not isinstance(value, str) or len(value) > 200:
+        raise BadEndpoint(gettext("This push subscription's keys are not valid."))
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except ValueError:
+        raise BadEndpoint(gettext("This push subscription's keys are not valid.")) from None
+    if len(raw) != size:
+        raise BadEndpoint(gettext("This push subscription's keys are not valid."))
+    return value
+
+
+def subscribe(*, user: Any, endpoint: Any, p256dh: Any, auth: Any, user_agent: str = "") -> PushSubscription:
+    """Register (or move to ``user``) the subscription of one device; ``BadEndpoint``
+    for anything the server will not call."""
+    if not isinstance(endpoint, str):
+        raise BadEndpoint(gettext("A push address must be an https address."))
+    check_endpoint(endpoint)
+    subscription, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={
+            "user": user,
+            "p256dh": _key(p256dh, 65),
+            "auth": _key(auth, 16),
+            "user_agent": user_agent[:200],
+        },
+    )
+    return subscription
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    payload: str
+    ttl: int
+    topic: str
+    urgency: str
+
+
+def message_for(notification: Notification, now: datetime | None = None) -> Message:
+    """What the service worker shows: title and body already in the recipient's language,
+    the page to open, and one tag per game (or per kind), so five chat lines of a game
+    are one notification. Its TTL runs to the turn's deadline when it has one."""
+    now = now or timezone.now()
+    with as_recipient(notification.recipient):
+        text = render(notification)
+    game = notification.params.get("game")
+    tag = f"game-{game}" if game else notification.kind
+    payload = json.dumps({"title": text.title, "body": text.body, "url": text.path or "/", "tag": tag})
+    ttl = settings.WEBPUSH_TTL_SECONDS
+    if deadline := notification.params.get("deadline"):
+        ttl = max(0, min(ttl, int((datetime.fromisoformat(deadline) - now).total_seconds())))
+    urgent = notification.kind in ("your_turn", "deadline_warning", "invitation")
+    # Topic: the push service keeps only the newest undelivered message of a topic (≤ 32
+    # characters of the URL-safe alphabet).
+    return Message(
+        payload=payload, ttl=ttl, topic=tag.replace("_", "-")[:32], urgency="high" if urgent else "normal"
+    )
+
+
+def send_to(subscription: PushSubscription, message: Message) -> None:
+    """POST ``message`` to one device. ``Revoked`` (and the subscription deleted) when the
+    push service answers 404 or 410; any other failure raises for the retry."""
+    from pywebpush import WebPushException, webpush
+
+    check_endpoint(subscription.endpoint)
+    try:
+        webpush(
+            subscription_info={
+                "endpoint": subscription.endpoint,
+                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+            },
+            data=message.payload,
+            vapid_private_key=settings.VAPID_PRIVATE_KEY,
+            vapid_claims={"sub": settings.VAPID_SUBJECT},
+            ttl=message.ttl,
+            headers={"Topic": message.topic, "Urgency": message.urgency},
+            # pywebpush's own default is 10000 s; a stuck push service must not hold a worker.
+            timeout=settings.WEBPUSH_TIMEOUT_SECONDS,
+        )
+    except WebPushException as exc:
+        status = getattr(exc.response, "status_code", None)
+        if status in (404, 410):
+            subscription.delete()
+            raise Revoked(subscription.endpoint) from None
+        raise
+    PushSubscription.objects.filter(pk=subscription.pk).update(last_used_at=timezone.now())
+
+
+def send_notification(notification: Notification) -> int:
+    """Push ``notification`` to every device of its recipient; how many took it."""
+    message = message_for(notification)
+    took = 0
+    errors: list[Exception] = []
+    for subscription in PushSubscription.objects.filter(user_id=notification.recipient_id):
+        try:
+            send_to(subscription, message)
+            took += 1
+        except Revoked:
+            continue
+        except Exception as exc:  # noqa: BLE001 - one device failing does not stop the others
+            errors.append(exc)
+    if errors:
+        raise errors[0]
+    if not took:
+        raise NoDevice(notification.recipient_id)
+    return took
