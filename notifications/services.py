@@ -123,9 +123,7 @@ class NotificationsPlayerData:
     covers = {
         "notifications.Notification.recipient": Coverage("notifications.notifications", "deleted"),
         "notifications.Preference.user": Coverage("notifications.preferences", "deleted"),
-        "notifications.PushSubscription.user": Coverage(
-            "notifications.push_devices", "deleted"
-        ),
+        "notifications.PushSubscription.user": Coverage("notifications.push_devices", "deleted"),
     }
 
     def unfinished(self, user: Any) -> list[Unfinished]:
