@@ -14,7 +14,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from wordgame.embedded_worker import run_coroutine
+from accounts.liveloop import run_coroutine
 
 BALANCE_CHANGED = "balance.changed"
 logger = logging.getLogger(__name__)

@@ -504,7 +504,7 @@ def player_games(request: HttpRequest, username: str, query: Query[ArchiveQuery]
         word=query.word.strip(),
     )
     try:
-        found = archive.page(owner, request.user, filters, cursor=query.cursor, size=query.limit)
+        found = archive.page(owner, signed_in(request), filters, cursor=query.cursor, size=query.limit)
     except ArchiveError as exc:
         raise ApiError(exc.code) from exc
     opponent = (
@@ -528,7 +528,7 @@ def player_games(request: HttpRequest, username: str, query: Query[ArchiveQuery]
             for item in found.items
         ],
         "next_cursor": found.next_cursor,
-        "head_to_head": vars_of(archive.head_to_head(owner, request.user, opponent, filters))
+        "head_to_head": vars_of(archive.head_to_head(owner, signed_in(request), opponent, filters))
         if opponent
         else None,
     }

@@ -35,6 +35,12 @@ class GamesConfig(AppConfig):
         # Models never import tasks (tasks import models): the follow-up work of every
         # change is handed over here, enqueued inside the change's transaction.
         register_followups(schedule_followups)
+        # What a change tells its players, recorded in its transaction (models read no
+        # notifications: the notifier reads models).
+        from games import notify
+        from games.models import register_notifier
+
+        register_notifier(notify)
         for extra, label in LABELS.items():
             register_reason(f"extra:{extra}", label)
         from accounts.hooks import register_player_data

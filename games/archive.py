@@ -31,6 +31,7 @@ from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 import engine
+from accounts.models import User
 from games.gameview import Loaded, SeatView, view_of
 from games.models import ExtraPurchase, Game, Move, Seat, seats_with_users
 from games.records import gcg_text
@@ -95,7 +96,7 @@ def word_forms(word: str, language: str = "") -> list[str]:
     return sorted(f for f in forms if f)
 
 
-def games_of(player: Any, viewer: Any, filters: Filters) -> QuerySet[Game]:
+def games_of(player: User, viewer: User, filters: Filters) -> QuerySet[Game]:
     """``player``'s finished games that ``viewer`` may see, filtered (one query when
     evaluated; the seats are for :func:`items`)."""
     mine = Seat.objects.filter(game=OuterRef("pk"), user=player)
@@ -110,7 +111,7 @@ def games_of(player: Any, viewer: Any, filters: Filters) -> QuerySet[Game]:
     return narrowed(games, player, filters)
 
 
-def narrowed(games: QuerySet[Game], player: Any, filters: Filters) -> QuerySet[Game]:
+def narrowed(games: QuerySet[Game], player: User, filters: Filters) -> QuerySet[Game]:
     others = Seat.objects.filter(game=OuterRef("pk")).exclude(user=player)
     if filters.opponent == COMPUTER:
         games = games.filter(Exists(others.filter(user__isnull=True)))
@@ -215,7 +216,7 @@ class Page:
     next_cursor: str  # "" on the last page
 
 
-def page(player: Any, viewer: Any, filters: Filters, *, cursor: str = "", size: int = PAGE_SIZE) -> Page:
+def page(player: User, viewer: User, filters: Filters, *, cursor: str = "", size: int = PAGE_SIZE) -> Page:
     """One page of :func:`games_of`, newest first, after ``cursor``: two queries (the
     games, their seats), whatever the filters and however deep the page."""
     games = games_of(player, viewer, filters)
@@ -232,7 +233,7 @@ def page(player: Any, viewer: Any, filters: Filters, *, cursor: str = "", size: 
     return Page(items=items(shown, player, viewer), next_cursor=encode_cursor(shown[-1]) if more else "")
 
 
-def items(games: Iterable[Game], player: Any, viewer: Any) -> tuple[Item, ...]:
+def items(games: Iterable[Game], player: User, viewer: User) -> tuple[Item, ...]:
     result = []
     for game in games:
         view = view_of(Loaded(game=game, moves=(), purchases=(), away={}, at=0.0), game.pov(viewer))
@@ -280,7 +281,7 @@ class HeadToHead:
     opponent_best_word_score: int
 
 
-def head_to_head(player: Any, viewer: Any, opponent: Any, filters: Filters) -> HeadToHead:
+def head_to_head(player: User, viewer: User, opponent: User, filters: Filters) -> HeadToHead:
     """``player``'s record against ``opponent`` (a user) over the filtered set ``viewer``
     may see: games, wins, losses, draws, average final scores, each side's best word.
     Four queries."""
@@ -324,7 +325,7 @@ def _as_dict(filters: Filters) -> dict[str, Any]:
 # ----- downloads -----------------------------------------------------------------------------
 
 
-def batches(player: Any, viewer: Any, filters: Filters) -> Iterator[list[Game]]:
+def batches(player: User, viewer: User, filters: Filters) -> Iterator[list[Game]]:
     """The filtered set, newest first, ``DOWNLOAD_BATCH`` games at a time with their
     seats, moves and extras bought (keyset again: no batch is read twice)."""
     cursor = ""
@@ -346,7 +347,7 @@ def batches(player: Any, viewer: Any, filters: Filters) -> Iterator[list[Game]]:
         cursor = encode_cursor(batch[-1])
 
 
-def record(game: Game, player: Any, viewer: Any) -> dict[str, Any]:
+def record(game: Game, player: User, viewer: User) -> dict[str, Any]:
     """A finished game as one NDJSON line: from the view ``viewer`` has of it (a
     finished game's racks are its record)."""
     moves = tuple(game.moves.all())
@@ -380,7 +381,7 @@ def record(game: Game, player: Any, viewer: Any) -> dict[str, Any]:
     }
 
 
-def ndjson_lines(player: Any, viewer: Any, filters: Filters) -> Iterator[bytes]:
+def ndjson_lines(player: User, viewer: User, filters: Filters) -> Iterator[bytes]:
     for batch in batches(player, viewer, filters):
         for game in batch:
             yield (json.dumps(record(game, player, viewer), ensure_ascii=False) + "\n").encode()
@@ -405,7 +406,7 @@ class _Sink(io.RawIOBase):
         return out
 
 
-def gcg_zip_chunks(player: Any, viewer: Any, filters: Filters) -> Iterator[bytes]:
+def gcg_zip_chunks(player: User, viewer: User, filters: Filters) -> Iterator[bytes]:
     """The filtered set as a zip of GCG files (``wordgame-<id>.gcg``), streamed."""
     sink = _Sink()
     with zipfile.ZipFile(sink, mode="w", compression=zipfile.ZIP_DEFLATED) as archive:

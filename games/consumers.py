@@ -5,20 +5,15 @@ No game logic, no writes, no rendering of their own."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Callable
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 
 from accounts.consumers import viewer_language
-from games import live, notify, realtime, rendering
+from games import live, realtime, rendering
 from games.models import Game
 from games.pov import Pov
-from notifications import presence
 
-#: A group event, as the channel layer hands it over.
 Event = dict[str, object]
 
 
@@ -38,9 +33,6 @@ class ViewerConsumer(AsyncWebsocketConsumer):
         if not self.language:
             self.language = viewer_language(self.scope)
         return self.language
-
-    async def render(self, fragment: Callable[..., str], *args: object) -> str:
-        return await live.off_thread(live.in_language(self.viewer_language(), fragment))(*args)
 
     async def disconnect(self, code: int) -> None:
         if self.group:
@@ -87,22 +79,9 @@ class GameConsumer(ViewerConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if pov.is_player and pov.user_id is not None:
-            self.present = asyncio.ensure_future(self.stay_present(pov.user_id))
+            self.present = asyncio.ensure_future(live.stay_present(self.game_id, pov.user_id))
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
-
-    async def stay_present(self, user_id: int) -> None:
-        """Mark the player present on this game until the socket closes, refreshed well
-        within the key's expiry (``notifications.presence``: no push about this game)."""
-        try:
-            while True:
-                await presence.amark_present(user_id, self.game_id)
-                # Looking at the game during their turn counts as warned (games.rules._extend).
-                await database_sync_to_async(notify.on_viewed)(self.game_id, user_id)
-                await asyncio.sleep(max(1.0, settings.PRESENCE_SECONDS / 3))
-        finally:
-            with contextlib.suppress(Exception):
-                await presence.amark_gone(user_id, self.game_id)
 
     def take(self, pov: Pov) -> None:
         """Keep ``pov``, counting this socket among the game's seated players' here."""
@@ -116,9 +95,7 @@ class GameConsumer(ViewerConsumer):
             live.shared_pushes.player_joined(self.game_id, -1)
             self.counted = False
         if self.present is not None:
-            self.present.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.present
+            await live.stop(self.present)
             self.present = None
         await super().disconnect(code)
 
@@ -138,7 +115,7 @@ class GameConsumer(ViewerConsumer):
     async def chat_posted(self, event: Event) -> None:
         if not self.pov.is_player:
             return  # chat is for the players only: nothing to render
-        html = await self.render(live.chat_fragment, self.game_id, self.pov)
+        html = await live.render_in(self.viewer_language(), live.chat_fragment, self.game_id, self.pov)
         if html:
             await self.send(text_data=html)
 
@@ -198,7 +175,8 @@ class AnalysisConsumer(ViewerConsumer):
         """Chat is not part of the analysis page."""
 
     async def push(self) -> None:
-        await self.send(text_data=await self.render(rendering.analysis_fragment, self.game_id))
+        html = await live.render_in(self.viewer_language(), rendering.analysis_fragment, self.game_id)
+        await self.send(text_data=html)
 
 
 class LobbyConsumer(ViewerConsumer):
@@ -218,4 +196,5 @@ class LobbyConsumer(ViewerConsumer):
         await self.push()
 
     async def push(self) -> None:
-        await self.send(text_data=await self.render(rendering.lobby_fragment, self.scope["user"]))
+        html = await live.render_in(self.viewer_language(), rendering.lobby_fragment, self.scope["user"])
+        await self.send(text_data=html)

@@ -31,16 +31,18 @@ from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts.models import User
-from games import rendering
+from games import notify, rendering
 from games.actions import ENGINE_ACTION_KINDS, Action
 from games.gameview import GameView, Loaded, chat_lines, load_game, view_of
 from games.models import Game
 from games.pov import Pov, resolve
+from notifications import presence
 
 # ----- the read cache ---------------------------------------------------------------
 
@@ -378,6 +380,27 @@ def client_message(text_data: str | None) -> str:
     return "check" if message.get("type") == "check" else ""
 
 
+async def stay_present(game_id: int, user_id: int) -> None:
+    """Mark a player's socket present on the game until it closes, refreshed well within
+    the key's expiry (``notifications.presence``: no push about this game meanwhile)."""
+    try:
+        while True:
+            await presence.amark_present(user_id, game_id)
+            # Looking at the game during their turn counts as warned (games.rules._extend).
+            await database_sync_to_async(notify.on_viewed)(game_id, user_id)
+            await asyncio.sleep(max(1.0, settings.PRESENCE_SECONDS / 3))
+    finally:
+        with contextlib.suppress(Exception):
+            await presence.amark_gone(user_id, game_id)
+
+
+async def stop(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` and wait for it to end."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
 # ----- render threads and render sharing ----------------------------------------------
 
 #: Renders for sockets run on these threads. ``database_sync_to_async`` would run them
@@ -407,6 +430,11 @@ def in_language(language: str, render: Callable[P, R]) -> Callable[P, R]:
             return render(*args, **kwargs)
 
     return rendered
+
+
+async def render_in(language: str, fragment: Callable[..., str], *args: object) -> str:
+    """``fragment(*args)`` rendered on a render thread, in ``language``."""
+    return await off_thread(in_language(language, fragment))(*args)
 
 
 PushKey = tuple[int, str, str, int | None, int | None]

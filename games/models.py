@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -54,7 +54,6 @@ from games.actions import (
     Resign,
     Timeout,
 )
-from games.notify import record_action, record_chat, record_deadline_warning
 from games.pov import Pov, resolve
 
 if TYPE_CHECKING:
@@ -143,6 +142,23 @@ class Transition:
 logger = logging.getLogger(__name__)
 _followup_hooks: list[Callable[[Transition], None]] = []
 _after_commit_hooks: list[Callable[[Transition], None]] = []
+
+
+class Notifier(Protocol):
+    """What a change tells the people it concerns (``games.notify``, registered from
+    ``GamesConfig.ready``: models never import it, it reads models). Each records its
+    notifications inside the change's transaction."""
+
+    def record_action(self, game: Game, pov: Pov, action: Action) -> None: ...
+    def record_chat(self, game: Game, message: ChatMessage) -> None: ...
+    def record_deadline_warning(self, game: Game, user: Any) -> None: ...
+
+
+_notifiers: list[Notifier] = []
+
+
+def register_notifier(notifier: Notifier) -> None:
+    _notifiers[:] = [notifier]
 
 
 def register_followups(hook: Callable[[Transition], None]) -> None:
@@ -490,14 +506,7 @@ class Game(models.Model):
             if action_id and (done := game.actions.filter(action_id=action_id).first()) is not None:
                 self._reload(game)
                 return done
-            if version is None:
-                raise GameError("missing_version")
-            pov = actor if isinstance(actor, Pov) and actor.holds_at(game.version, game.status) else None
-            pov = pov or resolve(game, actor.actor() if isinstance(actor, Pov) else actor)
-            if version != game.version and (stale := game._stale(pov, version)) is not None:
-                raise stale
-            if code := rules.refusal(game, pov, action, now):
-                raise refused(code)
+            pov = game._admit(actor, action, version, now)
             move = game._apply(pov, action, now)
             game.version += 1
             game.save()
@@ -511,10 +520,25 @@ class Game(models.Model):
                 move=move,
             )
             # Whoever this change concerns is told in this transaction (an outbox row).
-            record_action(game, pov, action)
+            for notifier in _notifiers:
+                notifier.record_action(game, pov, action)
             game._after_commit()
         self._reload(game)
         return record
+
+    def _admit(self, actor: object, action: Action, version: int | None, now: datetime) -> Pov:
+        """Who ``actor`` is to this game (row locked), once admitted: a version given and
+        not stale (:meth:`_stale`), the action allowed by the rule table. Raises the
+        refusal otherwise."""
+        if version is None:
+            raise GameError("missing_version")
+        pov = actor if isinstance(actor, Pov) and actor.holds_at(self.version, self.status) else None
+        pov = pov or resolve(self, actor.actor() if isinstance(actor, Pov) else actor)
+        if version != self.version and (stale := self._stale(pov, version)) is not None:
+            raise stale
+        if code := rules.refusal(self, pov, action, now):
+            raise refused(code)
+        return pov
 
     # One line each on top of ``act`` (for views, tasks and tests).
 
@@ -751,7 +775,8 @@ class Game(models.Model):
             raise GameError("chat_too_fast")
         with transaction.atomic():
             message = ChatMessage.objects.create(game=self, author=pov.user, text=text.strip())
-            record_chat(self, message)
+            for notifier in _notifiers:
+                notifier.record_chat(self, message)
             realtime.chat_posted(self.pk, message.pk)
         return message
 
@@ -784,7 +809,8 @@ class Game(models.Model):
                     assert game.turn_seat is not None
                     user = game.seat_user(game.turn_seat)
                     if user is not None:
-                        record_deadline_warning(game, user)
+                        for notifier in _notifiers:
+                            notifier.record_deadline_warning(game, user)
             if claimed:
                 self._reload(game)
                 return True

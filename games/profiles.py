@@ -80,6 +80,33 @@ def _when(value: datetime | None) -> str | None:
 def export_games(user: User) -> dict[str, object]:
     """The player's games, their own moves (with their own racks) and their chat lines.
     The opponent's racks are not theirs and are left out."""
+    return {
+        "games": _exported_games(user),
+        "moves": _exported_moves(user),
+        "actions": [
+            {"game": a.game_id, "version": a.version, "kind": a.kind, "at": _when(a.created_at)}
+            for a in GameAction.objects.filter(user=user).order_by("game_id", "version")
+        ],
+        "chat": [
+            {"game": c.game_id, "text": c.text, "at": _when(c.created_at)}
+            for c in ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
+        ],
+        "purchases": [
+            {
+                "game": p.game_id,
+                "extra": p.extra,
+                "for_move": p.period,
+                "coin_entry": p.entry_id,
+                "refund": p.refund_id,
+                "at": _when(p.created_at),
+            }
+            for p in ExtraPurchase.objects.filter(user=user).order_by("created_at", "pk")
+        ],
+        "study_items": _exported_study(user),
+    }
+
+
+def _exported_games(user: User) -> list[dict[str, object]]:
     games = []
     seats = Seat.objects.filter(user=user).select_related("game").prefetch_related("game__seats__user")
     for seat in seats.order_by("game__created_at"):
@@ -102,7 +129,11 @@ def export_games(user: User) -> dict[str, object]:
                 "finished_at": _when(game.finished_at),
             }
         )
-    moves = [
+    return games
+
+
+def _exported_moves(user: User) -> list[dict[str, object]]:
+    return [
         {
             "game": m.game_id,
             "number": m.number,
@@ -118,26 +149,10 @@ def export_games(user: User) -> dict[str, object]:
         }
         for m in Move.objects.filter(user=user).order_by("game_id", "number")
     ]
-    chat = [
-        {"game": c.game_id, "text": c.text, "at": _when(c.created_at)}
-        for c in ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
-    ]
-    actions = [
-        {"game": a.game_id, "version": a.version, "kind": a.kind, "at": _when(a.created_at)}
-        for a in GameAction.objects.filter(user=user).order_by("game_id", "version")
-    ]
-    purchases = [
-        {
-            "game": p.game_id,
-            "extra": p.extra,
-            "for_move": p.period,
-            "coin_entry": p.entry_id,
-            "refund": p.refund_id,
-            "at": _when(p.created_at),
-        }
-        for p in ExtraPurchase.objects.filter(user=user).order_by("created_at", "pk")
-    ]
-    study = [
+
+
+def _exported_study(user: User) -> list[dict[str, object]]:
+    return [
         {
             "language": i.language,
             "word": i.word,
@@ -154,14 +169,6 @@ def export_games(user: User) -> dict[str, object]:
         }
         for i in StudyItem.objects.filter(user=user).order_by("language", "created_at", "pk")
     ]
-    return {
-        "games": games,
-        "moves": moves,
-        "actions": actions,
-        "chat": chat,
-        "purchases": purchases,
-        "study_items": study,
-    }
 
 
 #: Finished games keep their players (an account is anonymised, never deleted).

@@ -12,7 +12,7 @@ import logging
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from wordgame.embedded_worker import run_coroutine
+from accounts.liveloop import run_coroutine
 
 logger = logging.getLogger(__name__)
 

@@ -9,7 +9,8 @@ so it never starts one: one worker, started deliberately, once per serving proce
 
 A send from that thread on the in-memory layer is unsafe (its queues belong to the
 server's event loop: measured, a send from another loop arrived seconds late), so every
-live update the worker makes is handed to the server's loop (:func:`run_coroutine`).
+live update the worker makes is handed to the server's loop (``accounts.liveloop``,
+which every app's ``realtime.py`` sends through).
 """
 
 from __future__ import annotations
@@ -17,12 +18,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from asgiref.sync import async_to_sync
+from accounts import liveloop
 
-T = TypeVar("T")
 logger = logging.getLogger(__name__)
 _lock = threading.Lock()
 _server_loop: asyncio.AbstractEventLoop | None = None
@@ -56,22 +55,10 @@ def start(loop: asyncio.AbstractEventLoop) -> bool:
         )
         _server_loop = loop
         _thread = threading.Thread(target=worker.run, name="embedded-task-worker", daemon=True)
+        liveloop.attach(loop, _thread)
         _thread.start()
     logger.info("task worker started inside the server process")
     return True
-
-
-def run_coroutine(make: Callable[[], Awaitable[T]]) -> T:
-    """``make()`` run to its end: on the server's loop when called from the embedded
-    worker's thread, else as ``async_to_sync`` runs it."""
-
-    async def run() -> T:
-        return await make()
-
-    loop = _server_loop
-    if loop is not None and threading.current_thread() is _thread and loop.is_running():
-        return asyncio.run_coroutine_threadsafe(run(), loop).result(timeout=10)
-    return async_to_sync(run)()
 
 
 class StartsEmbeddedWorker:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from accounts import liveloop
 from wordgame import embedded_worker
 
 
@@ -41,7 +42,7 @@ def test_a_send_from_the_worker_thread_runs_on_the_servers_loop(
         return asyncio.get_running_loop()
 
     # Any other thread: its own loop, as async_to_sync gives it.
-    assert embedded_worker.run_coroutine(which_loop) is not server_loop
-    monkeypatch.setattr(embedded_worker, "_server_loop", server_loop)
-    monkeypatch.setattr(embedded_worker, "_thread", threading.current_thread())  # as the worker
-    assert embedded_worker.run_coroutine(which_loop) is server_loop
+    assert liveloop.run_coroutine(which_loop) is not server_loop
+    monkeypatch.setattr(liveloop, "_server_loop", server_loop)
+    monkeypatch.setattr(liveloop, "_thread", threading.current_thread())  # as the worker
+    assert liveloop.run_coroutine(which_loop) is server_loop
