@@ -494,6 +494,9 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
     seats = seat_views(game, state, own, data.away)
     names = {s.index: s.name for s in seats}
     moves = data.moves
+    # Built when first read (the move list), and what the viewer may see of their own.
+    make_moves = partial(move_views, moves, names, show_racks=over)
+    own_extras = extra_views(game, own, state, moves, data.purchases) if own is not None else ()
     return GameView(
         pov=pov,
         pk=game.pk,
@@ -516,14 +519,14 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
             AidView(names.get(p.seat, ""), p.seat, p.extra, p.period, p.refund_id is not None)
             for p in data.purchases
         ),
-        extras=extra_views(game, own, state, moves, data.purchases) if own is not None else (),
+        extras=own_extras,
         moves_count=len(moves),
         end_reason=game.end_reason,
         end_reason_label=str(Game.EndReason(game.end_reason).label) if game.end_reason else "",
         deadline=game.turn_deadline if active else None,
         deadline_extended=active and game.deadline_extended,
         computer_thinking=active and any(s.is_turn and s.is_computer for s in seats),
-        make_moves=lambda: move_views(moves, names, show_racks=over),
+        make_moves=make_moves,
         creator_name=lambda: game.created_by.username,
     )
 

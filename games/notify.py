@@ -166,7 +166,8 @@ def record_digests(now: datetime) -> list[int]:
     ).exclude(game__mode=Game.Mode.COMPUTER)
     by_user: dict[int, list[Seat]] = {}
     for seat in waiting.select_related("user", "game").order_by("game__turn_deadline", "game_id"):
-        by_user.setdefault(seat.user_id, []).append(seat)  # type: ignore[arg-type]
+        if seat.user_id is not None:  # always so (the filter): for the type
+            by_user.setdefault(seat.user_id, []).append(seat)
     sent = []
     for user_id, seats in by_user.items():
         user = seats[0].user

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
-from accounts.moderation import chat_muted_until
+from accounts.moderation import chat_muted_until, suspended_until
 from accounts.services import is_blocked, paused_seconds
 from engine import errors
 from games import extras
@@ -155,7 +155,10 @@ def _accept(game: Game, pov: Pov, now: datetime) -> str | None:
     if game.status != INVITED or not pov.is_player or pov.user_id == game.created_by_id:
         return "not_invited"
     # One of them blocked the other after the invitation was sent.
-    return "blocked" if is_blocked(game.created_by, pov.user) else None
+    if is_blocked(game.created_by, pov.user):
+        return "blocked"
+    # A moderator suspended the invitee from joining games meanwhile.
+    return "suspended" if pov.user is not None and suspended_until(pov.user) is not None else None
 
 
 def _decline(game: Game, pov: Pov, now: datetime) -> str | None:

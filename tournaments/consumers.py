@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import live
 from games.consumers import ViewerConsumer
 from tournaments import realtime, rendering
 from tournaments.models import Tournament
@@ -29,7 +30,9 @@ class TournamentConsumer(ViewerConsumer):
         await self.push()
 
     async def push(self) -> None:
-        html = await self.render(rendering.fragments_for, self.tournament_id, self.scope.get("user"))
+        html = await live.render_in(
+            self.viewer_language(), rendering.fragments_for, self.tournament_id, self.scope.get("user")
+        )
         await self.send(text_data=html)
 
 
@@ -38,5 +41,5 @@ class ScreenConsumer(TournamentConsumer):
     room (the same group; a different, viewer-free render)."""
 
     async def push(self) -> None:
-        html = await self.render(rendering.screen_fragment, self.tournament_id)
+        html = await live.render_in(self.viewer_language(), rendering.screen_fragment, self.tournament_id)
         await self.send(text_data=html)
