@@ -300,6 +300,8 @@ class PlayerFoundOut(Schema):
 )
 def search(request: HttpRequest, q: Annotated[str, Field(min_length=1, max_length=150)]) -> Any:
     """Players whose username or display name holds ``q`` (at most 30)."""
+    # A NUL byte cannot be in a name, and PostgreSQL refuses it in a query: nobody matches.
+    q = q.replace("\x00", "")
     found = (
         User.objects.filter(
             Q(username__icontains=q.strip()) | Q(display_name__icontains=q.strip()), is_active=True

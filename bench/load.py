@@ -122,20 +122,25 @@ def machine_cpu() -> tuple[float, float]:
     return (user + nice + system + irq + softirq) / ticks, steal / ticks
 
 
-def services_cpu() -> dict[str, float]:
+def services_cpu() -> dict[str, dict[int, float]]:
     """CPU seconds so far of every PostgreSQL and Redis process on the machine (that this
-    process can see in /proc). A PostgreSQL backend that exits during a run takes its CPU
-    out of the later sum, so with backends coming and going the figure runs low; the pool
-    keeps the servers' connections open through a run."""
-    totals = {"postgres": 0.0, "redis-server": 0.0}
+    process can see in /proc), by process id."""
+    found: dict[str, dict[int, float]] = {"postgres": {}, "redis-server": {}}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         with contextlib.suppress(OSError, IndexError, ValueError):
             comm = (entry / "comm").read_text().strip()
-            if comm in totals:
-                totals[comm] += proc_cpu_seconds(int(entry.name))
-    return totals
+            if comm in found:
+                found[comm][int(entry.name)] = proc_cpu_seconds(int(entry.name))
+    return found
+
+
+def cpu_during(before: dict[int, float], after: dict[int, float]) -> float:
+    """The CPU the processes spent between two looks: each process still there at the
+    end counts from its first look (or from 0, started meanwhile). A backend that exited
+    in between is left out rather than subtracted (once it drove the figure below 0)."""
+    return sum(max(0.0, seconds - before.get(pid, 0.0)) for pid, seconds in after.items())
 
 
 def proc_rss_mb(pid: int) -> float:
@@ -581,10 +586,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             },
             "bench_warm_up_ms": round(warm_ms, 1),
             "postgres_cpu_per_s": round(
-                (services_after["postgres"] - services_before["postgres"]) / elapsed, 2
+                cpu_during(services_before["postgres"], services_after["postgres"]) / elapsed, 2
             ),
             "redis_cpu_per_s": round(
-                (services_after["redis-server"] - services_before["redis-server"]) / elapsed, 2
+                cpu_during(services_before["redis-server"], services_after["redis-server"]) / elapsed, 2
             ),
             "machine_busy_cores": round((machine_after[0] - machine_before[0]) / elapsed, 2),
             "machine_steal_cores": round((machine_after[1] - machine_before[1]) / elapsed, 2),

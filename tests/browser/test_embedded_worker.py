@@ -27,7 +27,13 @@ def server_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
     with django_db_blocker.unblock():
         db_name = str(connection.settings_dict["NAME"])
     with daphne_server(
-        db_name, "server-embedded.log", EMBEDDED_TASK_WORKER="1", WORDGAME_TEST_TASKS="database"
+        db_name,
+        "server-embedded.log",
+        EMBEDDED_TASK_WORKER="1",
+        WORDGAME_TEST_TASKS="database",
+        # As under `make run`: the in-memory layer (the worker runs in the server only with
+        # it), also in CI's run with Redis.
+        REDIS_URL="",
     ) as url:
         yield url
 
