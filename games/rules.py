@@ -101,32 +101,35 @@ def _resign(game: Game, pov: Pov, now: datetime) -> str | None:
     return _not_on(game)
 
 
-def _timeout(game: Game, pov: Pov, now: datetime) -> str | None:
-    """A lapsed deadline: only the system, only once the deadline has passed."""
+def _lapsed(game: Game, pov: Pov, now: datetime) -> str | None:
+    """Why the system may not act on a lapsed deadline now (only the system, only once the
+    deadline, moved on by any vacation, has passed), or None."""
     if not pov.is_system:
         return "not_allowed"
     if refused := _not_on(game):
         return refused
     if game.turn_deadline is None or effective_deadline(game, now) > now:
         return "not_due"
-    # No forfeit without a warning that reached the player: the deadline moves on once first.
-    return "not_due" if _extend(game, pov, now) is None else None
+    return None
+
+
+def _extendable(game: Game) -> bool:
+    """A lapsed turn moves on once instead (``Extend``) in a game that warns before a
+    timeout (correspondence games outside tournaments), once per turn, when no warning
+    reached the player to move and they did not look at the game during the turn
+    (``Game.turn_noticed_at``)."""
+    return game.warn_before_timeout and not game.deadline_extended and game.turn_noticed_at is None
+
+
+def _timeout(game: Game, pov: Pov, now: datetime) -> str | None:
+    """A lapsed deadline, once no extension is due: no forfeit without a warning that
+    reached the player."""
+    return _lapsed(game, pov, now) or ("not_due" if _extendable(game) else None)
 
 
 def _extend(game: Game, pov: Pov, now: datetime) -> str | None:
-    """Move a lapsed deadline on once (``Extend``): only the system, in a game that warns
-    before a timeout (correspondence games outside tournaments), once per turn, and only
-    when no warning reached the player to move and they did not look at the game during
-    the turn (``Game.turn_noticed_at``)."""
-    if not pov.is_system:
-        return "not_allowed"
-    if refused := _not_on(game):
-        return refused
-    if game.turn_deadline is None or effective_deadline(game, now) > now:
-        return "not_due"
-    if not game.warn_before_timeout or game.deadline_extended or game.turn_noticed_at is not None:
-        return "not_due"
-    return None
+    """Move a lapsed deadline on once (see :func:`_extendable`)."""
+    return _lapsed(game, pov, now) or (None if _extendable(game) else "not_due")
 
 
 def effective_deadline(game: Game, now: datetime) -> datetime:
