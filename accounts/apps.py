@@ -72,3 +72,7 @@ class AccountsConfig(AppConfig):
         pre_save.connect(
             derive_username_key, sender=self.get_model("User"), dispatch_uid="accounts.username_key"
         )
+        from accounts import metrics
+
+        # Framework plumbing: finished tasks counted, the pool's figures kept fresh.
+        metrics.connect_signals()

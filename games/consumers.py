@@ -105,12 +105,15 @@ class GameConsumer(ViewerConsumer):
             await self.send_update(self.shown, None)
         elif self.pov.is_player:
             try:
-                await self.send_update(self.shown, version)
+                sent = await self.send_update(self.shown, version)
             finally:
                 live.shared_pushes.player_handled(self.game_id, version)
+            if sent:
+                live.observe_push(event, self.pov)
         else:
             await live.shared_pushes.after_players(self.game_id, version)
-            await self.send_update(self.shown, version)
+            if await self.send_update(self.shown, version):
+                live.observe_push(event, self.pov)
 
     async def chat_posted(self, event: Event) -> None:
         if not self.pov.is_player:
@@ -137,7 +140,7 @@ class GameConsumer(ViewerConsumer):
             return
         await self.send_update(self.shown, now)
 
-    async def send_update(self, since: live.Shown | None, version: int | None) -> None:
+    async def send_update(self, since: live.Shown | None, version: int | None) -> bool:
         # Handlers run one at a time per connection, so ``shown`` is always what this
         # socket sent last. Rendered once for every socket of this process showing the
         # same kind of viewer, language and version (``live.SharedPushes``).
@@ -146,6 +149,7 @@ class GameConsumer(ViewerConsumer):
         self.take(pushed.pov)
         if pushed.html:
             await self.send(text_data=pushed.html)
+        return bool(pushed.html)
 
 
 class AnalysisConsumer(ViewerConsumer):

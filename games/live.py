@@ -36,6 +36,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts import metrics
 from accounts.models import User
 from games import notify, rendering
 from games.actions import ENGINE_ACTION_KINDS, Action
@@ -343,6 +344,23 @@ def chat_fragment(game_id: int, pov: Pov) -> str:
         return ""
     version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     return rendering.chat_html(chat_lines(game_id, pov), version or 0)
+
+
+def observe_push(event: dict[str, object], pov: Pov) -> None:
+    """A push of ``event`` (``game.changed``) was just sent to ``pov``'s socket: the time
+    since the change committed, for operators (``accounts.metrics.push_seconds``), by who
+    the viewer is: the opponent, the player who made the change, a spectator. Across
+    machines this is as good as their clocks agree."""
+    at = event.get("at")
+    if not isinstance(at, float):
+        return
+    if not pov.is_player:
+        viewer = "spectator"
+    elif pov.user_id is not None and pov.user_id == event.get("by"):
+        viewer = "mover"
+    else:
+        viewer = "opponent"
+    metrics.push_seconds.labels(viewer).observe(max(time.time() - at, 0.0))
 
 
 # ----- sockets: who watches, and what a client may ask ---------------------------------

@@ -29,7 +29,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from accounts import ratelimit
+from accounts import metrics, ratelimit
 from accounts.models import bot_label
 from engine import actions as engine_actions
 from engine import errors
@@ -521,7 +521,9 @@ class Game(models.Model):
             # Whoever this change concerns is told in this transaction (an outbox row).
             for notifier in _notifiers:
                 notifier.record_action(game, pov, action)
-            game._after_commit()
+            game._after_commit(by=pov.user_id)
+            # Counted once committed (operators' moves per second, ``accounts.metrics``).
+            transaction.on_commit(metrics.game_actions.labels(action.kind).inc)
         self._reload(game)
         return record
 
@@ -746,7 +748,7 @@ class Game(models.Model):
             return GameChanged()
         return GameMovedOn()
 
-    def _after_commit(self) -> None:
+    def _after_commit(self, *, by: int | None = None) -> None:
         """Called inside the change's transaction: records, in one place, what follows the
         change. The follow-up work (turn deadline and reminder, a computer turn, what a
         finished game sets off) is enqueued now, in this transaction, through the hook
@@ -756,7 +758,7 @@ class Game(models.Model):
         # The broadcast first: its send is registered before the follow-ups', which the
         # tests' immediate backend runs on commit too (the analysis tells the screens it is
         # ready: after the move's own update, never before it).
-        realtime.game_changed(self.pk, self.version, player_ids=self.player_ids())
+        realtime.game_changed(self.pk, self.version, player_ids=self.player_ids(), by=by)
         snapshot = Transition.of(self)
         run_followups(snapshot)
         transaction.on_commit(lambda: run_after_commit_hooks(snapshot))

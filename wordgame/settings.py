@@ -8,6 +8,7 @@ With no environment variables set this is a development site: DEBUG on, SQLite i
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 from datetime import timedelta
@@ -550,6 +551,22 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
+
+# Metrics for operators (/metrics, wordgame/metrics.py, Prometheus's text format): who may
+# read them. A bearer token (Prometheus's `authorization` credentials), client addresses or
+# networks (as Daphne reports them: behind nginx, the address nginx saw), staff users
+# signed in. None of them configured: staff only. The figures of every worker of a machine
+# are added up when PROMETHEUS_MULTIPROC_DIR names a folder they share (deploy/).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_ALLOWED_IPS = [a.strip() for a in os.environ.get("METRICS_ALLOWED_IPS", "").split(",") if a.strip()]
+for _network in METRICS_ALLOWED_IPS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"METRICS_ALLOWED_IPS must list addresses or networks (10.0.0.0/8), got {_network!r}"
+        ) from None
+METRICS_STAFF = env_bool("METRICS_STAFF", True)
 
 LOGGING = {
     "version": 1,

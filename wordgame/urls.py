@@ -11,11 +11,13 @@ from api import oauth
 from api.v1 import api as api_v1
 from games import howto
 from games.urls import archive_patterns
-from wordgame import views
+from wordgame import metrics, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    # Prometheus's figures, to operators only (METRICS_TOKEN, METRICS_ALLOWED_IPS, staff).
+    path("metrics", metrics.metrics_view, name="metrics"),
     path("accounts/tokens/", include("api.urls")),
     path("", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
