@@ -171,6 +171,7 @@ PAGE_ACTIONS: dict[str, str] = {
     "api:app-revoke": "none: taking an app's access back is done on the page, like a token",
     "home": "none: the home page",
     "healthz": "none: the health check",
+    "metrics": "none: Prometheus's figures, for operators",
     "how-to-play": "none: the rules, a page",
     "set_language": "none: the interface language of the pages (the API follows Accept-Language)",
     "signup": "none: signing up is on the site",
