@@ -72,7 +72,13 @@ class AccountsConfig(AppConfig):
         pre_save.connect(
             derive_username_key, sender=self.get_model("User"), dispatch_uid="accounts.username_key"
         )
-        from accounts import metrics
+        from django.contrib.auth.signals import user_login_failed
+
+        from accounts import logins, metrics
+
+        # One structured line per log-in attempt (django-axes's own lines are kept to errors).
+        user_logged_in.connect(logins.logged_in, dispatch_uid="accounts.logins.success")
+        user_login_failed.connect(logins.login_failed, dispatch_uid="accounts.logins.failure")
 
         # Framework plumbing: finished tasks counted, the pool's figures kept fresh.
         metrics.connect_signals()

@@ -288,6 +288,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_HANDLER = "accounts.login_failures.LoginFailuresHandler"
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 AXES_RESET_ON_SUCCESS = True
+# Quiet: no banner at start, and its logger only for errors (LOGGING below); every log-in
+# attempt is one JSON line of accounts.logins instead of axes's five.
+AXES_VERBOSE = False
 AXES_LOCKOUT_CALLABLE = "accounts.throttling.locked_out"
 # The address Daphne reports (behind nginx, the client's, with --proxy-headers); the
 # sign-up rate limit uses the same.
@@ -582,5 +585,10 @@ LOGGING = {
         # Daphne's runserver logs each request through its own handler already.
         "django.channels.server": {"propagate": False},
         "wordgame.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+        # One JSON line per log-in attempt (accounts/logins.py).
+        "accounts.logins": {"handlers": ["access"], "level": "INFO", "propagate": False},
+        # django-axes writes several lines per log-in (cleaned, reset, deleted, each
+        # failure): errors only.
+        "axes": {"level": "ERROR"},
     },
 }
