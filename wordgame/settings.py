@@ -13,6 +13,7 @@ import json
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import django_stubs_ext
@@ -70,7 +71,7 @@ def database_from_url(url: str) -> dict[str, object]:
                 f"DB_POOL_MIN_SIZE ({pool_min}) must be between 0 and DB_POOL_MAX_SIZE ({pool_max}), "
                 "and DB_POOL_MAX_SIZE at least 1"
             )
-        return {
+        database: dict[str, Any] = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
             "USER": unquote(parts.username or ""),
@@ -95,11 +96,26 @@ def database_from_url(url: str) -> dict[str, object]:
             # on first use.
             "CONN_HEALTH_CHECKS": True,
         }
+        if env_bool("DATABASE_PGBOUNCER", False):
+            behind_pgbouncer(database)
+        return database
     if parts.scheme == "sqlite":
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": unquote(parts.path) or ":memory:"}
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite://)"
     )
+
+
+def behind_pgbouncer(database: dict[str, Any]) -> None:
+    """What changes in ``database`` behind PgBouncer in transaction mode (``DATABASE_PGBOUNCER=1``,
+    ``deploy/pgbouncer/``): each transaction may run on another server connection, so
+    nothing may outlive a transaction on the server. psycopg prepares a statement run
+    five times on one connection (``prepare_threshold``), and Debian 12's PgBouncer 1.18
+    cannot carry prepared statements: never prepare (Django passes None unless OPTIONS
+    say otherwise; set here so that nobody does). Django's ``.iterator()`` opens a
+    server-side cursor (a named cursor, held across fetches): fetch everything at once."""
+    database["OPTIONS"]["prepare_threshold"] = None
+    database["DISABLE_SERVER_SIDE_CURSORS"] = True
 
 
 def redis_layer_host(url: str) -> dict[str, object]:
