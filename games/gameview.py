@@ -25,8 +25,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, partial
+from typing import Any, TypeVar, cast
 
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext, pgettext
 
 import engine
@@ -35,6 +36,8 @@ from engine.board import square_name
 from games import analysis, extras, rules
 from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
 from games.pov import Pov
+
+T = TypeVar("T")
 
 
 def versus(names: Sequence[str]) -> str:
@@ -61,6 +64,19 @@ class Loaded:
     purchases: tuple[ExtraPurchase, ...]
     away: dict[int, datetime]  # user id -> end of the vacation they are on now
     at: float  # time.monotonic() when it was read
+    # What every viewer's view of this version shares, built once for all of them (the
+    # parsed state, the move list in each interface language; ``games.live`` keeps the
+    # delta's squares and new log lines here too): no viewer's own data goes in.
+    shared: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def share(self, key: object, build: Callable[[], T]) -> T:
+        """``build()``, once for every view of this version (renders on several threads
+        may build it twice at worst: the same value)."""
+        try:
+            return cast(T, self.shared[key])
+        except KeyError:
+            value = self.shared[key] = build()
+            return value
 
     @classmethod
     def of(cls, game: Game) -> Loaded:
@@ -488,14 +504,17 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
     """``data`` as ``pov`` may see it (``pov`` resolved for this game)."""
     game = data.game
     assert pov.game_id == game.pk, "a point of view of another game"
-    state = engine.GameState.from_dict(game.state) if game.state else None
+    state = data.share("state", lambda: engine.GameState.from_dict(game.state) if game.state else None)
     over, active = game.status == Game.Status.FINISHED, game.status == Game.Status.ACTIVE
     own = pov.seat if pov.is_player else None
     seats = seat_views(game, state, own, data.away)
     names = {s.index: s.name for s in seats}
     moves = data.moves
-    # Built when first read (the move list), and what the viewer may see of their own.
-    make_moves = partial(move_views, moves, names, show_racks=over)
+    # Built when first read (the move list: the same for every viewer, racks only once the
+    # game is over; its words are in the interface language), once per version and
+    # language; and what the viewer may see of their own.
+    language = translation.get_language()
+    make_moves = partial(data.share, ("moves", language), partial(move_views, moves, names, show_racks=over))
     own_extras = extra_views(game, own, state, moves, data.purchases) if own is not None else ()
     return GameView(
         pov=pov,

@@ -229,19 +229,37 @@ def delta_partials(view: GameView, before: Shown, now: Shown) -> list[str]:
     return names
 
 
-def delta(view: GameView, before: Shown, now: Shown, frame: rendering.Frame) -> str:
+def delta(
+    view: GameView, before: Shown, now: Shown, frame: rendering.Frame, *, data: Loaded | None = None
+) -> str:
     """The partials that changed from ``before`` to ``now`` (one version later), as
     out-of-band swaps, the version marker first. The rack only ever comes from the
-    view, which holds the viewer's own rack and nobody else's."""
-    parts = [rendering.render(["game_sync"], view, dataclasses.replace(frame, base_version=before.version))]
-    names = rendering.premium_names()
-    for r, c in changed_squares(before, now):
-        square = rendering.square_item(now.board, r, c, language=view.language, last=now.last, names=names)
-        parts.append(render_to_string(rendering.PARTIALS["square"], {"sq": square, "square_oob": True}))
-    parts.append(rendering.render(delta_partials(view, before, now), view, frame))
-    if 0 < before.moves < now.moves:
-        parts.append(rendering.move_lines(view, view.moves[before.moves :]))
-    return "".join(parts)
+    view, which holds the viewer's own rack and nobody else's. The changed squares and
+    the new lines of the move log are the same for every viewer: with ``data`` (what
+    ``view`` was built from) they are rendered once per version, language and version
+    before, for every kind of viewer and the answer."""
+
+    def board_and_log() -> tuple[str, str]:
+        names = rendering.premium_names()
+        squares = "".join(
+            render_to_string(
+                rendering.PARTIALS["square"],
+                {
+                    "sq": rendering.square_item(
+                        now.board, r, c, language=view.language, last=now.last, names=names
+                    ),
+                    "square_oob": True,
+                },
+            )
+            for r, c in changed_squares(before, now)
+        )
+        lines = rendering.move_lines(view, view.moves[before.moves :]) if 0 < before.moves < now.moves else ""
+        return squares, lines
+
+    key = ("delta", before.version, before.moves, translation.get_language())
+    squares, lines = data.share(key, board_and_log) if data is not None else board_and_log()
+    sync = rendering.render(["game_sync"], view, dataclasses.replace(frame, base_version=before.version))
+    return "".join((sync, squares, rendering.render(delta_partials(view, before, now), view, frame), lines))
 
 
 def snapshot(view: GameView, frame: rendering.Frame) -> str:
@@ -269,7 +287,7 @@ def answer(game: Game, pov: Pov, before: Shown | Game | None, frame: rendering.F
         moved_on = game.version == before.version + 1 and not frame.form_errors
         before = Shown.of(seen_by(data.as_of(before), pov)) if moved_on else None
     if before is not None and not frame.form_errors and before.followed_by(now):
-        return delta(view, before, now, frame)
+        return delta(view, before, now, frame, data=data)
     return snapshot(view, frame)
 
 
@@ -330,7 +348,7 @@ def shared_push(game_id: int, pov: Pov, since: Shown | None, version: int | None
         return Pushed("", since, view.pov)
     if since is None or not since.followed_by(now):
         return Pushed(snapshot(view, frame), now, view.pov)
-    return Pushed(delta(view, since, now, frame), now, view.pov)
+    return Pushed(delta(view, since, now, frame, data=data), now, view.pov)
 
 
 def with_action_id(html: str) -> str:
