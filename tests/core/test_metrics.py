@@ -131,3 +131,14 @@ def test_multiprocess_mode_adds_up_every_worker_and_forgets_dead_ones_sockets(
         if alive.poll() is None:
             alive.kill()
             alive.wait(10)
+
+
+@pytest.mark.django_db
+def test_the_database_pool_is_reported_on_postgresql(client: Client, settings: Any, postgres: None) -> None:
+    settings.METRICS_TOKEN = "t0ken-for-the-test"
+    found = samples(client.get("/metrics", headers={"Authorization": "Bearer t0ken-for-the-test"}).text)
+    pool = settings.DATABASES["default"]["OPTIONS"]["pool"]
+    assert found[("wordgame_db_pool", (("figure", "pool_max"),))] == pool["max_size"]
+    assert found[("wordgame_db_pool", (("figure", "pool_min"),))] == pool["min_size"]
+    assert 1 <= found[("wordgame_db_pool", (("figure", "pool_size"),))] <= pool["max_size"]
+    assert found[("wordgame_db_pool", (("figure", "requests_num"),))] >= 1
