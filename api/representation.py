@@ -3,7 +3,8 @@
 No privacy is decided here: the view holds the caller's own rack only, racks in the move
 list only once the game is over, and how many tiles an exchange swapped but not which.
 A seat's name is its username, or ``computer:LEVEL`` (a colon is never part of a
-username, so the two cannot be confused).
+username, so the two cannot be confused). A bot's account says it is one (``"bot": true``)
+beside its username, wherever a player is named.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def summary(view: GameView) -> dict[str, object]:
                 "seat": s.index,
                 "name": names[s.index],
                 "username": s.username,
+                "bot": s.is_bot,
                 "computer_level": s.computer_level or None,
             }
             for s in view.seats

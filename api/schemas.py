@@ -104,6 +104,7 @@ class PlayerOut(Schema):
     seat: int
     name: str = Field(description='The username, or "computer:LEVEL" for the computer.')
     username: str | None
+    bot: bool = Field(description="Whether the player's account is a bot's.")
     computer_level: str | None
 
 

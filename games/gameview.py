@@ -105,6 +105,7 @@ class SeatView:
     index: int
     name: str  # what the pages show: the username, or "Computer (Easy)"
     username: str | None
+    is_bot: bool  # a bot's account (its name says so: "wordbot (bot)")
     computer_level: str
     level: str  # the computer level's label ("" for a person)
     score: int
@@ -364,6 +365,7 @@ class ChatLine:
     created_at: datetime
     is_mine: bool
     hidden: bool = False
+    author_is_bot: bool = False
 
 
 def chat_lines(game_id: int, pov: Pov) -> tuple[ChatLine, ...]:
@@ -385,6 +387,7 @@ def chat_lines(game_id: int, pov: Pov) -> tuple[ChatLine, ...]:
             created_at=m.created_at,
             is_mine=m.author_id == pov.user_id,
             hidden=m.hidden_at is not None,
+            author_is_bot=m.author.is_bot,
         )
         for m in messages
     )
@@ -543,6 +546,7 @@ def seat_views(
             index=i,
             name=seat.display_name,
             username=seat.user.username if seat.user is not None else None,
+            is_bot=seat.user is not None and seat.user.is_bot,
             computer_level=seat.computer_level,
             level=seat.get_computer_level_display() if seat.is_computer else "",
             score=state.scores[i] if state else seat.score,

@@ -723,6 +723,10 @@ class Game(models.Model):
         lock_user(user)
         if Game.objects.active_for(user).exclude(pk=self.pk).count() >= settings.MAX_ACTIVE_GAMES:
             raise GameError("too_many_games")
+        # Either account may have become a bot's since the invitation: a rated game is
+        # bot against bot or person against person, whenever it starts.
+        if self.rated and len({s.user.is_bot for s in self.seat_list() if s.user is not None}) > 1:
+            raise GameError("bot_rated_human")
         self.status = Game.Status.ACTIVE
         self._start_turn_clock(self.state_obj(), timezone.now())
 
@@ -1116,6 +1120,33 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of game {self.game_id}"
+
+
+class FairPlayGame(models.Model):
+    """One player's fair-play signals in one analysed rated game (``games.fairplay``):
+    each move's rank among the legal plays and not playing, its share of the best score,
+    and the seconds it took, as short lists in move order. Written with the game's
+    analysis; ``games.moderation.review_fair_play`` reads a player's latest ones."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="fair_play")
+    language = models.CharField(_("language"), max_length=8)
+    finished_at = models.DateTimeField(_("finished"))
+    ranks = models.JSONField(_("ranks"), default=list)
+    shares = models.JSONField(_("shares of the best score"), default=list)
+    seconds = models.JSONField(_("seconds per move"), default=list)
+
+    class Meta:
+        verbose_name = _("fair-play signals")
+        verbose_name_plural = _("fair-play signals")
+        ordering = ["user", "language", "-finished_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="games_fair_play_once_per_player"),
+        ]
+        indexes = [models.Index(fields=["user", "language", "-finished_at"], name="games_fair_play_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.language} game {self.game_id}"
 
 
 class StudyItem(models.Model):

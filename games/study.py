@@ -21,7 +21,7 @@ from django.utils import timezone
 import engine
 from accounts.models import User
 from dictionaries.definitions import meanings
-from games import analysis, realtime
+from games import analysis, moderation, realtime
 from games.models import Game, GameAnalysis, Move, StudyItem
 
 
@@ -84,9 +84,14 @@ def store_analysis(game_id: int) -> bool:
                     if c["seat"] in users
                 ]
             )
+            reviewed = moderation.record_fair_play(game, entries)
             realtime.analysis_ready(game.pk)
     except IntegrityError:  # analysed meanwhile by a duplicate task
         return False
+    # Each player's fair-play figures with this game in them: a report for the
+    # moderators when they are above the thresholds (after the commit: the rows are in).
+    for row in reviewed:
+        moderation.review_fair_play(row.user, row.language)
     return True
 
 

@@ -21,6 +21,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import bot_label
 from tournaments import pairing
 
 
@@ -207,6 +208,11 @@ class Registration(models.Model):
     @property
     def name(self) -> str:
         return self.real_name or player_name(self.user)
+
+    @property
+    def shown_name(self) -> str:
+        """The name on the site's pages: a bot's says it is one (never in the files)."""
+        return bot_label(self.name) if getattr(self.user, "is_bot", False) else self.name
 
     @property
     def has_real_name(self) -> bool:

@@ -69,10 +69,10 @@ def test_invitations_sent_received_and_answered(api_as: Api, ana: Any, ben: Any)
 
 def test_friends_add_accept_list_remove(api_as: Api, ana: Any, ben: Any) -> None:
     a, b = api_as(ana), api_as(ben)
-    assert a.put("/friends/BEN").json() == {"username": "ben", "status": "requested"}
-    assert b.get("/friends").json() == [{"username": "ana", "status": "asked"}]
-    assert b.put("/friends/ana").json() == {"username": "ana", "status": "friends"}
-    assert a.get("/friends").json() == [{"username": "ben", "status": "friends"}]
+    assert a.put("/friends/BEN").json() == {"username": "ben", "bot": False, "status": "requested"}
+    assert b.get("/friends").json() == [{"username": "ana", "bot": False, "status": "asked"}]
+    assert b.put("/friends/ana").json() == {"username": "ana", "bot": False, "status": "friends"}
+    assert a.get("/friends").json() == [{"username": "ben", "bot": False, "status": "friends"}]
     assert a.put("/friends/ana").json()["error"] == "self"
     assert a.put("/friends/nobody").status_code == 404
     assert a.delete("/friends/ben").status_code == 204
