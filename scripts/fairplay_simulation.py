@@ -22,8 +22,8 @@ The policies:
 Printed: per policy, the players flagged within 10 games and within all games, the first
 game each was flagged at, and the highest (human-like) or lowest (``best``) figures seen
 in any window of at least ``min_games`` games, with the thresholds these suggest.
-Everything is seeded: the same arguments print the same figures (with either move
-generator). ``docs/fair-play.md`` holds a run.
+Everything is seeded: the same arguments print the same figures. ``docs/fair-play.md``
+holds a run.
 """
 
 from __future__ import annotations
