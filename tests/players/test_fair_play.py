@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -223,3 +224,16 @@ def test_unrated_games_and_bots_are_not_reviewed(ana: Any, ben: Any) -> None:
     rated = rated_game_from(moves, ana, ben, number=1)
     assert study.store_analysis(rated.pk)
     assert list(FairPlayGame.objects.values_list("user__username", flat=True)) == ["ana"]
+
+
+def test_the_database_holds_one_open_system_report_per_player_and_language(ana: Any, ben: Any) -> None:
+    """Two reviews racing both pass the check before either files: the constraint refuses
+    the second (``file_system_report`` then answers None)."""
+    fields = {"reported": ana, "reason": "cheating", "language": "en", "by_system": True}
+    Report.objects.create(**fields)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Report.objects.create(**fields)
+    # Players' own reports and resolved ones are not held by it.
+    Report.objects.create(reporter=ben, reported=ana, reason="cheating")
+    Report.objects.create(**{**fields, "resolved": True})
+    assert Report.objects.filter(reported=ana).count() == 3
