@@ -63,6 +63,8 @@ class ExportPlayer:
     active: bool
     # Whether ``name`` is a real "Last, First" (else the username stands in for it).
     real_name: bool = True
+    # A bot's account (the JSON says so beside the username; the names stay plain).
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +415,7 @@ def json_document(data: ExportData) -> dict[str, Any]:
                 "number": p.number,
                 "name": p.name,
                 "username": p.username,
+                "bot": p.bot,
                 "member_number": p.member_number or None,
                 "rating": p.rating,
                 "active": p.active,
@@ -588,6 +591,7 @@ def collect(tournament: Any, *, with_games: bool = True) -> ExportData:
             rating=info[r.pk].rating,
             active=r.is_active,
             real_name=r.has_real_name,
+            bot=r.user.is_bot,
         )
         for r in sorted(registrations, key=lambda r: r.number or 0)
     )

@@ -3,6 +3,7 @@ wherever its name shows, and rated games pair bots only with bots."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -161,8 +162,16 @@ def test_a_bot_is_labelled_on_every_page_that_names_it(ana: Any) -> None:
     standings = page[page.index('id="standings"') : page.index("</section>", page.index('id="standings"'))]
     assert "wordbot (bot)" in standings
     assert "cleo (bot)" not in page
-    # The tournament's files keep the plain name: "(bot)" is the site's label, not a name.
-    assert "wordbot (bot)" not in json_document(collect(tournament))
+    # The tournament's files keep the plain name ("(bot)" is the site's label, not a
+    # name); its JSON, which the API serves, says "bot" beside the username.
+    players = Client(headers=bearer(ApiToken.issue(ana, "app")[1])).get(
+        f"/api/v1/tournaments/{tournament.pk}"
+    )
+    assert {p["username"]: (p["name"], p["bot"]) for p in players.json()["players"]} == {
+        "wordbot": ("wordbot", True),
+        "cleo": ("cleo", False),
+    }
+    assert "wordbot (bot)" not in json.dumps(json_document(collect(tournament)))
 
 
 @pytest.mark.parametrize("who_turns_bot", ["invitee", "creator"])
