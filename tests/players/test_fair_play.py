@@ -4,10 +4,12 @@ a language, figures above the thresholds file one report for the moderators, by 
 
 from __future__ import annotations
 
+import importlib
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
@@ -237,3 +239,16 @@ def test_the_database_holds_one_open_system_report_per_player_and_language(ana: 
     Report.objects.create(reporter=ben, reported=ana, reason="cheating")
     Report.objects.create(**{**fields, "resolved": True})
     assert Report.objects.filter(reported=ana).count() == 3
+
+
+def test_rated_games_analysed_before_keep_their_signals_through_the_migration(ana: Any, ben: Any) -> None:
+    migration = importlib.import_module("games.migrations.0013_fair_play_signals_from_stored_analyses")
+    moves = simulate_game(HUMAN_LIKE, 1, language="en", lexicon=for_language("en"), seed="before")
+    game = rated_game_from(moves, ana, ben, number=0)
+    study.store_analysis(game.pk)
+    kept = {r.user_id: (r.ranks, r.shares, r.seconds) for r in FairPlayGame.objects.all()}
+    FairPlayGame.objects.all().delete()
+    migration.keep_signals(django_apps, None)
+    assert {r.user_id: (r.ranks, r.shares, r.seconds) for r in FairPlayGame.objects.all()} == kept
+    assert kept[ana.pk][0]
+    assert not Report.objects.exists()
