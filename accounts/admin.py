@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -338,8 +339,29 @@ class ReportAdmin(admin.ModelAdmin[Report]):
 
     @admin.display(description=_("fair-play figures"))
     def fair_play_figures(self, report: Report) -> str:
-        """The figures a fair-play report was filed with, in the moderator's language."""
-        return fair_play_summary(report.figures) if report.by_system and report.figures else "-"
+        """The figures a fair-play report was filed with, in the moderator's language, and
+        each game's own shares."""
+        if not (report.by_system and report.figures):
+            return "-"
+        games = format_html_join(
+            "",
+            "<li>{}</li>",
+            (
+                (
+                    gettext("Game %(game)s: %(moves)s moves, top plays %(top)s %%, best score %(share)s %%")
+                    % {
+                        "game": g["game"],
+                        "moves": g["moves"],
+                        "top": g["top_share"],
+                        "share": g["best_share"],
+                    },
+                )
+                for g in report.figures.get("per_game", [])
+            ),
+        )
+        return format_html(
+            '<p>{}</p><ul id="fair-play-games">{}</ul>', fair_play_summary(report.figures), games
+        )
 
     def get_urls(self) -> list[URLPattern]:
         moderate = path(

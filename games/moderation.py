@@ -152,11 +152,23 @@ def review_fair_play(user: User, language: str) -> Report | None:
     if dealt_with is not None:
         rows = rows.filter(finished_at__gt=dealt_with)
     latest = list(rows.order_by("-finished_at", "-game_id")[: fairplay.WINDOW])
-    found = fairplay.figures(
-        [fairplay.GameSignals(tuple(r.ranks), tuple(r.shares), tuple(r.seconds)) for r in latest]
-    )
+    games = [fairplay.GameSignals(tuple(r.ranks), tuple(r.shares), tuple(r.seconds)) for r in latest]
+    found = fairplay.figures(games)
     if not fairplay.flagged(found):
         return None
+    # Each game's own figures too, so a moderator sees whether a few games or all of them
+    # carry the total.
+    per_game = []
+    for row, signals in zip(latest, games, strict=True):
+        one = fairplay.figures([signals])
+        per_game.append(
+            {
+                "game": row.game_id,
+                "moves": one.moves,
+                "top_share": one.top_share,
+                "best_share": one.best_share,
+            }
+        )
     return file_system_report(
         reported=user,
         reason=Report.Reason.CHEATING,
@@ -165,6 +177,7 @@ def review_fair_play(user: User, language: str) -> Report | None:
             **found.as_dict(),
             "thresholds": asdict(fairplay.THRESHOLDS),
             "game_ids": [r.game_id for r in latest],
+            "per_game": per_game,
         },
         game_id=latest[0].game_id,
     )

@@ -131,6 +131,9 @@ def test_the_report_carries_the_figures_and_the_moderators_see_them(ana: Any, be
     page = client.get(reverse("admin:accounts_report_change", args=[report.pk])).text
     assert f"Top plays: {figures['top_share']} % of {figures['moves']} moves" in page
     assert "the site (fair-play review)" in page
+    # Each game's own shares, so the moderator sees whether all games carry the total.
+    assert [g["game"] for g in figures["per_game"]] == games
+    assert f"Game {games[0]}: {figures['per_game'][0]['moves']} moves" in page
     listing = client.get(reverse("admin:accounts_report_changelist")).text
     assert "the site (fair-play review)" in listing
 
