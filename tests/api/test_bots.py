@@ -157,7 +157,11 @@ def test_a_bot_is_labelled_on_every_page_that_names_it(ana: Any) -> None:
     }
     for name, url in pages.items():
         assert "wordbot (bot)" in client.get(url).text, name
-    run_round(tournament, organiser)
+    (table,) = run_round(tournament, organiser)
+    # A rated tournament pairs the bot with a person: their game is played unrated.
+    assert tournament.rated
+    assert table.game is not None
+    assert not table.game.rated
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).text
     standings = page[page.index('id="standings"') : page.index("</section>", page.index('id="standings"'))]
     assert "wordbot (bot)" in standings
