@@ -494,6 +494,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
     seats = seat_views(game, state, own, data.away)
     names = {s.index: s.name for s in seats}
     moves = data.moves
+    last = last_move_squares(moves)
     # Built when first read (the move list), and what the viewer may see of their own.
     make_moves = partial(move_views, moves, names, show_racks=over)
     own_extras = extra_views(game, own, state, moves, data.purchases) if own is not None else ()
@@ -511,7 +512,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         updated_at=game.updated_at,
         seats=seats,
         board=tuple(state.board) if state else tuple(engine.layout().empty_board()),
-        last=last_move_squares(moves),
+        last=last,
         rack=state.racks[own] if (state is not None and own is not None) else "",
         bag_count=len(state.bag) if state else engine.tileset(game.language).total_tiles,
         allowed=rules.allowed_actions(game, pov, timezone.now()),
