@@ -110,12 +110,18 @@ def test_the_round_message_in_the_players_language_and_zone_by_mail(
 
 @pytest.mark.django_db
 def test_a_player_can_turn_the_round_messages_off_by_mail(
-    olga: Any, django_capture_on_commit_callbacks: Any
+    olga: Any, client: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     ana, ben = make_players("ana", "ben")
     verified(ana)
     verified(ben)
     assert Channel.EMAIL in preferences.wanted(ana)[Kind.TOURNAMENT_ROUND]  # on by default
+    # The settings page offers the kind on each channel.
+    client.force_login(ana)
+    page = client.get(reverse("notifications:settings")).content.decode()
+    assert "Tournament rounds: your pairing" in page
+    assert 'name="email__tournament_round"' in page
+    assert 'name="push__tournament_round"' in page
     preferences.set_wanted(user=ana, kind=Kind.TOURNAMENT_ROUND, channel=Channel.EMAIL, enabled=False)
     tournament = make_tournament(olga, [ana, ben], system="roundrobin", rounds=1)
     mail.outbox.clear()
