@@ -210,3 +210,20 @@ def test_the_organiser_turns_it_on_in_the_form(olga: Any, client: Any) -> None:
     assert tournament.no_forfeit_without_warning
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert "No forfeit without a warning" in page
+
+
+@pytest.mark.django_db
+def test_a_round_that_starts_by_itself_tells_its_players_too(
+    olga: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    players = make_players("ana", "ben", "cleo", "dan")
+    tournament = make_tournament(olga, players, system="swiss", rounds=2, auto_rounds=True)
+    tables = run_round(tournament, olga)
+    for table in tables:
+        assert table.game is not None
+        with django_capture_on_commit_callbacks(execute=True):  # the finished game's hook
+            table.game.resign(table.second.user, version=table.game.version)  # type: ignore[union-attr]
+    assert tournament.round_set.filter(number=2).exists()  # made by the last game's end
+    for player in players:
+        rounds = [n.params["round"] for n in round_notes(player)]
+        assert rounds == [1, 2]
