@@ -199,8 +199,9 @@ def message_for(notification: Notification, now: datetime | None = None) -> Mess
     now = now or timezone.now()
     with as_recipient(notification.recipient):
         text = render(notification)
-    game = notification.params.get("game")
-    tag = f"game-{game}" if game else notification.kind
+    game, tournament = notification.params.get("game"), notification.params.get("tournament_id")
+    # One notification per game (five chat lines are one), per tournament for a bye, else per kind.
+    tag = f"game-{game}" if game else f"tournament-{tournament}" if tournament else notification.kind
     payload = json.dumps({"title": text.title, "body": text.body, "url": text.path or "/", "tag": tag})
     ttl = settings.WEBPUSH_TTL_SECONDS
     if deadline := notification.params.get("deadline"):

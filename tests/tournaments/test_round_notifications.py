@@ -5,6 +5,7 @@ want). The organiser's "no forfeit without a warning" reaches the round's games.
 
 from __future__ import annotations
 
+import json
 import zoneinfo
 from datetime import timedelta
 from typing import Any
@@ -80,6 +81,11 @@ def test_each_paired_player_and_the_bye_hear_of_their_round_once(olga: Any) -> N
     assert byes.params["variant"] == "bye"
     assert byes.path == reverse("tournaments:detail", args=[tournament.pk])
     assert render(byes).title == "Round 1 of Spring open: a bye for you"
+    # On a device: one notification per game, and per tournament for the bye.
+    from notifications.push import message_for
+
+    assert json.loads(message_for(mine).payload)["tag"] == f"game-{game.pk}"
+    assert json.loads(message_for(byes).payload)["tag"] == f"tournament-{tournament.pk}"
 
 
 @pytest.mark.django_db
