@@ -511,6 +511,8 @@ class Game(models.Model):
                 done.pov = pov
                 return done
             game._admit(pov, action, version, now)
+            # A deadline moved on is about the player to move (the log names them).
+            seat = game.turn_seat if isinstance(action, Extend) else pov.seat
             move = game._apply(pov, action, now)
             game.version += 1
             game.save()
@@ -519,7 +521,7 @@ class Game(models.Model):
                 version=game.version,
                 kind=action.kind,
                 user_id=pov.user_id,
-                seat=pov.seat,
+                seat=seat,
                 action_id=action_id,
                 move=move,
             )
@@ -1049,7 +1051,8 @@ class GameAction(models.Model):
     """Every action applied to a game, in order: who (a user; none for the system or the
     computer), which kind, the version it produced, the client's ``action_id`` (a
     repeated id is answered with this record instead of acting twice) and the Move it
-    made, if it made one."""
+    made, if it made one. ``seat``: the actor's seat, or for an ``Extend`` (the system's)
+    the seat whose deadline it moved on, which the game's log names."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     version = models.PositiveIntegerField(_("version after"))
