@@ -9,7 +9,7 @@ beside its username, wherever a player is named.
 
 from __future__ import annotations
 
-from games.gameview import GameView, SeatView
+from games.gameview import GameView, LogNote, SeatView
 from games.models import Game
 
 
@@ -56,7 +56,41 @@ def full(view: GameView) -> dict[str, object]:
         "board": list(view.board),
         "rack": view.rack if view.viewer_seat is not None else None,
         "bag": view.bag_count,
-        "moves": [
+        "moves": move_list(view, names),
+        "deadline": view.deadline,
+        "end_reason": view.end_reason or None,
+        "winner": names[winner.index] if winner is not None else None,
+        "aids": [{"player": names.get(a.seat, ""), "turn": a.move, "extra": a.extra} for a in view.aids],
+    }
+
+
+def move_list(view: GameView, names: dict[int, str]) -> list[dict[str, object]]:
+    """The moves, with the log's notes between them (kind ``extend``: a lapsed deadline
+    the system moved on because no warning reached the player; its ``number`` is the move
+    it follows, its ``note`` says why in the request's language)."""
+    totals: dict[int, int] = {}
+    lines: list[dict[str, object]] = []
+    for m in view.log:
+        if isinstance(m, LogNote):
+            lines.append(
+                {
+                    "number": m.after,
+                    "player": names.get(m.seat, "") if m.seat is not None else "",
+                    "kind": m.kind,
+                    "tiles": [],
+                    "words": [],
+                    "score": 0,
+                    "total": totals.get(m.seat, 0) if m.seat is not None else 0,
+                    "bingo": False,
+                    "exchanged": 0,
+                    "rack_before": None,
+                    "rack_after": None,
+                    "note": m.text,
+                }
+            )
+            continue
+        totals[m.seat] = m.total
+        lines.append(
             {
                 "number": m.number,
                 "player": names.get(m.seat, ""),
@@ -70,11 +104,7 @@ def full(view: GameView) -> dict[str, object]:
                 # The view holds a move's racks only once the game is over.
                 "rack_before": m.rack_before if view.is_over else None,
                 "rack_after": m.rack_after if view.is_over else None,
+                "note": None,
             }
-            for m in view.moves
-        ],
-        "deadline": view.deadline,
-        "end_reason": view.end_reason or None,
-        "winner": names[winner.index] if winner is not None else None,
-        "aids": [{"player": names.get(a.seat, ""), "turn": a.move, "extra": a.extra} for a in view.aids],
-    }
+        )
+    return lines
