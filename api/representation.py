@@ -41,6 +41,8 @@ def summary(view: GameView) -> dict[str, object]:
         "scores": {names[s.index]: s.score for s in view.seats} if view.status != Game.Status.OPEN else {},
         "allowed": sorted(view.allowed),
         "updated_at": view.updated_at,
+        "rules": view.rules_preset,
+        "challenge": view.challenge_rule,
     }
 
 
@@ -68,6 +70,9 @@ def full(view: GameView) -> dict[str, object]:
                 # The view holds a move's racks only once the game is over.
                 "rack_before": m.rack_before if view.is_over else None,
                 "rack_after": m.rack_after if view.is_over else None,
+                "withdrawn": m.withdrawn,
+                "challenged": names.get(m.challenged_seat) if m.challenged_seat is not None else None,
+                "invalid_words": list(m.invalid_words),
             }
             for m in view.moves
         ],
@@ -75,4 +80,7 @@ def full(view: GameView) -> dict[str, object]:
         "end_reason": view.end_reason or None,
         "winner": names[winner.index] if winner is not None else None,
         "aids": [{"player": names.get(a.seat, ""), "turn": a.move, "extra": a.extra} for a in view.aids],
+        "pending": {"player": names.get(view.pending_seat, ""), "final": view.pending_final}
+        if view.pending_seat is not None
+        else None,
     }

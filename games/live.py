@@ -164,6 +164,7 @@ class Shown:
     rack: str  # the viewer's own rack ("" for anyone not seated)
     aids: int = 0  # extras bought so far, by either player
     extras: str = ""  # the viewer's own extras: which are bought for their period now
+    withdrawn: int = 0  # plays challenged off: their log lines change
 
     @classmethod
     def of(cls, view: GameView) -> Shown:
@@ -176,6 +177,7 @@ class Shown:
             rack=view.rack,
             aids=len(view.aids),
             extras=",".join(f"{x.code}:{x.bought}:{x.can_buy}" for x in view.extras),
+            withdrawn=view.withdrawn_count,
         )
 
     def followed_by(self, now: Shown) -> bool:
@@ -210,7 +212,7 @@ def delta_partials(view: GameView, before: Shown, now: Shown) -> list[str]:
     changed; the game-over banner (and the whole rack) when the game ended."""
     names = ["scoreboard", "move_panel"]
     ended = now.status != before.status
-    if before.moves == 0 and now.moves:
+    if (before.moves == 0 and now.moves) or now.withdrawn != before.withdrawn:
         # At the end the racks of every line are public, but a reload or the replay shows
         # them: resending the whole log would make a game's last push its largest.
         names.append("move_log")
@@ -235,10 +237,12 @@ def delta(view: GameView, before: Shown, now: Shown, frame: rendering.Frame) -> 
     parts = [rendering.render(["game_sync"], view, dataclasses.replace(frame, base_version=before.version))]
     names = rendering.premium_names()
     for r, c in changed_squares(before, now):
-        square = rendering.square_item(now.board, r, c, language=view.language, last=now.last, names=names)
+        square = rendering.square_item(
+            now.board, r, c, language=view.tiles, layout_name=view.layout, last=now.last, names=names
+        )
         parts.append(render_to_string(rendering.PARTIALS["square"], {"sq": square, "square_oob": True}))
     parts.append(rendering.render(delta_partials(view, before, now), view, frame))
-    if 0 < before.moves < now.moves:
+    if 0 < before.moves < now.moves and now.withdrawn == before.withdrawn:
         parts.append(rendering.move_lines(view, view.moves[before.moves :]))
     return "".join(parts)
 
