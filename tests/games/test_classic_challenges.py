@@ -19,7 +19,7 @@ from games.gameview import view_for
 from games.models import Game, GameError, Move
 from games.records import gcg_text
 from games.services import rematch, start_game
-from tests.games.helpers import CAT_AT_CENTRE, at_version, context, set_racks
+from tests.games.helpers import CAT_AT_CENTRE, at_version, context, push, set_racks
 
 # Not in the small word list of tests/games/helpers.py: a phony.
 CAD_AT_CENTRE = [engine.Placement(7, 7, "C"), engine.Placement(7, 8, "A"), engine.Placement(7, 9, "D")]
@@ -372,3 +372,24 @@ def test_hindsight_and_analysis_under_the_classic_preset(ana: Any, ben: Any) -> 
     assert first["best_score"] == best.score
     # The challenge that took CAD back left the board empty for the next move's analysis.
     assert all(e["kind"] != "challenge" for e in entries)
+
+
+@pytest.mark.django_db
+def test_both_pages_hear_of_a_challenge_live(ana: Any, ben: Any) -> None:
+    game = rules_game(ana, ben, challenge="single")
+    game.play(ana, CAD_AT_CENTRE, version=game.version)
+    _html, shown_ana = push(game.pk, ana, None)
+    html_ben, shown_ben = push(game.pk, ben, None)
+    assert 'form="challenge-form"' in html_ben  # ben may challenge: his page offers it
+    game.refresh_from_db()
+    game.challenge(ben, version=game.version)
+    html_ana, _ = push(game.pk, ana, shown_ana)
+    # The delta: the squares emptied, the log resent with the phony marked, ana's rack
+    # back (to her alone), the scores.
+    assert 'id="move-log"' in html_ana
+    assert "withdrawn after a challenge" in html_ana
+    assert 'id="rack-tiles"' in html_ana
+    html_ben, _ = push(game.pk, ben, shown_ben)
+    assert "not in the dictionary" in html_ben
+    assert 'id="rack-tiles"' not in html_ben  # his own rack did not change
+    assert 'form="challenge-form"' not in html_ben
