@@ -164,6 +164,10 @@ def test_double_challenge_of_a_valid_play_costs_the_challenger_the_turn(ana: Any
     with pytest.raises(GameError) as exc:
         game.challenge(ana, version=game.version)
     assert exc.value.code == "nothing_to_challenge"
+    game.resign(ben, version=game.version)
+    game.refresh_from_db()
+    # A lost double challenge is the challenger's pass with Macondo's note.
+    assert "#note #unsuccessful-challenge" in gcg_text(game)
 
 
 @pytest.mark.django_db
@@ -357,6 +361,10 @@ def test_hindsight_and_analysis_under_the_classic_preset(ana: Any, ben: Any) -> 
     game.refresh_from_db()
     game.resign(ben, version=game.version)
     game.refresh_from_db()
+    # The record says it as Quackle and Macondo write it: the play, then its withdrawal.
+    record = gcg_text(game)
+    assert ">ana: CATSEOD 8H CAD +12 12" in record
+    assert ">ana: CATSEOD -- -12 0" in record
     entries, _totals, _seconds = study.analyse(game)
     first = entries[0]
     # Ana's rack on the empty classic board: the best play is scored with classic values
