@@ -452,6 +452,7 @@ class LobbyItem(TypedDict):
     result: str
     updated_at: datetime
     deadline: datetime | None
+    rules: str  # the rules when they are not this game's own without challenges
     tournament: NotRequired[hooks.GameNote | None]  # filled by hooks.annotate_lobby
 
 
@@ -485,6 +486,7 @@ def lobby_item(game: Game, user: User) -> LobbyItem:
         "result": result,
         "updated_at": game.updated_at,
         "deadline": game.turn_deadline,
+        "rules": rules_label(game.rules_preset, game.challenge_rule),
     }
 
 

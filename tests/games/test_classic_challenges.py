@@ -401,3 +401,16 @@ def test_both_pages_hear_of_a_challenge_live(ana: Any, ben: Any) -> None:
     assert "not in the dictionary" in html_ben
     assert 'id="rack-tiles"' not in html_ben  # his own rack did not change
     assert 'form="challenge-form"' not in html_ben
+
+
+@pytest.mark.django_db
+def test_staff_see_no_rack_in_a_provisional_play(ana: Any, ben: Any) -> None:
+    from games.admin import private_view
+
+    game = rules_game(ana, ben, challenge="single")
+    game.play(ana, CAD_AT_CENTRE, version=game.version)
+    game.refresh_from_db()
+    shown = private_view(game, game.state)
+    assert isinstance(shown, dict)
+    assert "CATSEOD" not in str(shown)
+    assert game.state["pending"]["drawn"] not in str(shown["pending"])
