@@ -208,6 +208,16 @@ def lexicon_for(language: str, version: int | None = None) -> Lexicon:
     return for_language(language, version=version)
 
 
+class _AnyWord:
+    """Every word: what a play's words are checked against before a challenge."""
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+
+ANY_WORD = _AnyWord()
+
+
 def rules_for(preset: str, language: str, challenge: str) -> engine.Rules:
     """The engine's rules for a preset and a challenge rule (``engine.preset``); raises
     ``GameError(bad_rules)`` for a preset the language has no tiles for, or an unknown one."""
@@ -491,7 +501,8 @@ class Game(models.Model):
 
     def preview(self, pov: Pov, placements: list[engine.Placement]) -> engine.Evaluation:
         """Validate and score ``placements`` for the rack of ``pov``'s seat on the current
-        board with the live lexicon, changing nothing (the free word-value preview).
+        board with the live lexicon (under a challenge rule, without checking the words),
+        changing nothing (the free word-value preview).
         Raises ``IllegalMove`` or ``GameError``; no lock, nothing saved."""
         seat = pov.seat if pov.is_player else None
         if seat is None:
@@ -499,12 +510,15 @@ class Game(models.Model):
         if self.status != Game.Status.ACTIVE:
             raise GameError("not_started") if self.status != Game.Status.FINISHED else GameError(GAME_OVER)
         state = self.state_obj()
+        # Under a challenge rule a play's words are checked only when it is challenged:
+        # the preview scores it without saying whether they are words (no free look-up).
+        challenged = state.rules.challenge != "void" and state.players > 1
         return engine.evaluate(
             state.board,
             placements,
             tileset=state.tileset,
             layout=engine.layout(state.layout),
-            lexicon=self.lexicon(),
+            lexicon=ANY_WORD if challenged else self.lexicon(),
             rack=state.racks[seat],
         )
 

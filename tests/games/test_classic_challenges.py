@@ -414,3 +414,35 @@ def test_staff_see_no_rack_in_a_provisional_play(ana: Any, ben: Any) -> None:
     assert isinstance(shown, dict)
     assert "CATSEOD" not in str(shown)
     assert game.state["pending"]["drawn"] not in str(shown["pending"])
+
+
+@pytest.mark.django_db
+def test_preview_under_a_challenge_rule_scores_without_checking_words(ana: Any, ben: Any) -> None:
+    game = rules_game(ana, ben, challenge="double")
+    evaluation = game.preview(game.pov(ana), CAD_AT_CENTRE)
+    assert evaluation.score == 12  # no free look-up: the phony is scored, not refused
+    void = rules_game(ana, ben, challenge="void")
+    with pytest.raises(engine.IllegalMove) as exc:
+        void.preview(void.pov(ana), CAD_AT_CENTRE)
+    assert exc.value.code == "word_not_in_lexicon"
+
+
+@pytest.mark.django_db
+def test_hindsight_under_the_classic_preset(ana: Any, ben: Any) -> None:
+    from games.gameview import hindsight_of
+
+    game = rules_game(ana, ben, challenge="void")
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
+    game.refresh_from_db()
+    moves = list(game.moves.order_by("number"))
+    found = hindsight_of(game, moves, 1, game.state_obj())
+    assert found.best is not None
+    classic = engine.evaluate(
+        engine.layout("scrabble").empty_board(),
+        [engine.Placement(r, c, ch.upper(), ch.islower()) for r, c, ch in found.best["tiles"]],
+        tileset=engine.tileset("en-scrabble"),
+        layout=engine.layout("scrabble"),
+        lexicon=models.lexicon_for("en"),
+    )
+    assert found.best["score"] == classic.score
+    assert found.played["score"] == 10  # CAT: (3 + 1 + 1) x 2 on the classic centre
