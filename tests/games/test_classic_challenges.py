@@ -446,3 +446,24 @@ def test_hindsight_under_the_classic_preset(ana: Any, ben: Any) -> None:
     )
     assert found.best["score"] == classic.score
     assert found.played["score"] == 10  # CAT: (3 + 1 + 1) x 2 on the classic centre
+
+
+@pytest.mark.django_db
+def test_replay_shows_the_phony_then_its_withdrawal(ana: Any, ben: Any) -> None:
+    from games import rendering
+
+    game = rules_game(ana, ben, challenge="single")
+    game.play(ana, CAD_AT_CENTRE, version=game.version)
+    game.challenge(ben, version=game.version)
+    game.refresh_from_db()
+    game.resign(ana, version=game.version)
+    game.refresh_from_db()
+    after_play = rendering.replay_context(game, 1)
+    assert [sq["letter"] for sq in after_play["squares"][7][7:10]] == ["C", "A", "D"]
+    assert after_play["squares"][7][7]["value"] == 3  # the classic C
+    assert [s.score for s in after_play["seats"]] == [12, 0]
+    after_challenge = rendering.replay_context(game, 2)
+    assert [sq["letter"] for sq in after_challenge["squares"][7][7:10]] == ["", "", ""]
+    assert [s.score for s in after_challenge["seats"]] == [0, 0]
+    assert after_challenge["current_move"].kind == "challenge"
+    assert after_challenge["rules_label"] == "Classic rules · Single challenge"
