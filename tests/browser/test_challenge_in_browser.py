@@ -12,6 +12,7 @@ import engine
 from games.models import Game
 from games.services import start_game
 from tests.browser.conftest import in_thread
+from tests.browser.test_accessibility import axe_violations
 from tests.games.helpers import set_racks
 
 pytestmark = [pytest.mark.browser]
@@ -40,8 +41,9 @@ def test_challenge_button_takes_a_phony_back_on_both_pages(open_page: Any, ana: 
     game = in_thread(phony_played, ana, ben)
     path = f"/games/{game.pk}/"
     pa = open_page(ana, path)
-    pb = open_page(ben, path)
+    pb = open_page(ben, path, bypass_csp=True)
     expect(pb.locator("#scoreboard")).to_contain_text("Single challenge")
+    assert axe_violations(pb) == []  # the challenge bar too
     pb.locator("#move-panel .challenge-button").click()
     expect(pb.locator("#move-log")).to_contain_text("not in the dictionary")
     # ana's page hears of it without reloading: the log, the board, her tiles back.
