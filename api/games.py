@@ -101,9 +101,9 @@ def visible(request: HttpRequest, game_id: int) -> Game:
 def act(request: HttpRequest, game_id: int, action: Action, body: ActionIn) -> dict[str, object]:
     """Apply ``action`` through the game's one path, and answer with the game as it now is."""
     game = visible(request, game_id)
-    pov = game.pov(request.user)
-    game.act(pov, action, version=body.version, action_id=body.action_id)  # ``game`` follows
-    return representation.full(seen(game, pov))
+    record = game.act(request.user, action, version=body.version, action_id=body.action_id)
+    assert record.pov is not None  # ``Game.act`` sets it on every record it returns
+    return representation.full(seen(game, record.pov))  # ``game`` followed the action
 
 
 class GameFilter(Schema):

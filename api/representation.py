@@ -8,7 +8,7 @@ username, so the two cannot be confused).
 
 from __future__ import annotations
 
-from games.gameview import GameView, SeatView
+from games.gameview import GameView, LogNote, SeatView
 from games.models import Game
 
 
@@ -56,7 +56,48 @@ def full(view: GameView) -> dict[str, object]:
         "board": list(view.board),
         "rack": view.rack if view.viewer_seat is not None else None,
         "bag": view.bag_count,
-        "moves": [
+        "moves": move_list(view, names),
+        "deadline": view.deadline,
+        "end_reason": view.end_reason or None,
+        "winner": names[winner.index] if winner is not None else None,
+        "aids": [{"player": names.get(a.seat, ""), "turn": a.move, "extra": a.extra} for a in view.aids],
+        "pending": {"player": names.get(view.pending_seat, ""), "final": view.pending_final}
+        if view.pending_seat is not None
+        else None,
+    }
+
+
+def move_list(view: GameView, names: dict[int, str]) -> list[dict[str, object]]:
+    """The moves, with the log's notes between them (kind ``extend``: a lapsed deadline
+    the system moved on because no warning reached the player; its ``number`` is the move
+    it follows, its ``note`` says why in the request's language)."""
+    totals: dict[int, int] = {}
+    lines: list[dict[str, object]] = []
+    for m in view.log:
+        if isinstance(m, LogNote):
+            lines.append(
+                {
+                    "number": m.after,
+                    "player": names.get(m.seat, "") if m.seat is not None else "",
+                    "kind": m.kind,
+                    "tiles": [],
+                    "words": [],
+                    "score": 0,
+                    "total": totals.get(m.seat, 0) if m.seat is not None else 0,
+                    "bingo": False,
+                    "exchanged": 0,
+                    "rack_before": None,
+                    "rack_after": None,
+                    "note": m.text,
+                    "withdrawn": False,
+                    "challenged": None,
+                    "invalid_words": [],
+                }
+            )
+            continue
+        # A challenge's total is its target's (the seat whose play it challenged).
+        totals[m.challenged_seat if m.challenged_seat is not None else m.seat] = m.total
+        lines.append(
             {
                 "number": m.number,
                 "player": names.get(m.seat, ""),
@@ -70,17 +111,10 @@ def full(view: GameView) -> dict[str, object]:
                 # The view holds a move's racks only once the game is over.
                 "rack_before": m.rack_before if view.is_over else None,
                 "rack_after": m.rack_after if view.is_over else None,
+                "note": None,
                 "withdrawn": m.withdrawn,
                 "challenged": names.get(m.challenged_seat) if m.challenged_seat is not None else None,
                 "invalid_words": list(m.invalid_words),
             }
-            for m in view.moves
-        ],
-        "deadline": view.deadline,
-        "end_reason": view.end_reason or None,
-        "winner": names[winner.index] if winner is not None else None,
-        "aids": [{"player": names.get(a.seat, ""), "turn": a.move, "extra": a.extra} for a in view.aids],
-        "pending": {"player": names.get(view.pending_seat, ""), "final": view.pending_final}
-        if view.pending_seat is not None
-        else None,
-    }
+        )
+    return lines

@@ -129,10 +129,14 @@ class WordScoreOut(Schema):
 
 
 class MoveOut(Schema):
-    number: int
+    number: int = Field(description="The move's number; for a note (kind extend), the move it follows.")
     player: str
     kind: str = Field(
-        description="play, exchange, pass, resign, timeout, challenge, or accept (the last play accepted)"
+        description=(
+            "play, exchange, pass, resign, timeout, challenge, or accept (the last play accepted); or "
+            "extend, a line of the log that is not a move: the system moved the player's lapsed deadline "
+            "on once because no warning reached them (see note)"
+        )
     )
     tiles: list[tuple[int, int, str]] = Field(description="[row, col, letter] of a play; lowercase: a blank.")
     words: list[WordScoreOut]
@@ -145,6 +149,13 @@ class MoveOut(Schema):
     )
     rack_after: str | None = Field(
         description="The player's rack after the move, once the game is over; null while it is on."
+    )
+    note: str | None = Field(
+        None,
+        description=(
+            "For kind extend, why, in the request's language (\"ben's deadline extended by 24 h: "
+            'no warning could be delivered."); null for a move.'
+        ),
     )
     withdrawn: bool = Field(default=False, description="A play taken back after a challenge (a phony).")
     challenged: str | None = Field(

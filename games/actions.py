@@ -31,10 +31,14 @@ from engine.actions import (
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Seat ``players`` in order (a user id, or a computer level string), deal the tiles,
-    and open the game as an invitation (``start=False``) or start it (``start=True``)."""
+    and open the game as an invitation (``start=False``) or start it (``start=True``).
+    ``told``: whoever paired the players tells them themselves (a tournament round's
+    pairing message names the opponent and who moves first), so the deal records no
+    "your turn"."""
 
     players: tuple[int | str, ...]
     start: bool
+    told: bool = False
     kind: ClassVar[str] = "deal"
 
 

@@ -26,6 +26,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property, partial
 
+from django.conf import settings
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext, pgettext
 
@@ -33,7 +36,8 @@ import engine
 from accounts.services import blocked_ids, on_vacation_now
 from engine.board import square_name
 from games import analysis, extras, rules
-from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
+from games.actions import Extend
+from games.models import ChatMessage, ExtraPurchase, Game, GameAction, Move, Seat
 from games.pov import Pov
 
 
@@ -50,6 +54,39 @@ def load_game(game_id: int) -> Game:
 
 
 @dataclass(frozen=True, slots=True)
+class Extension:
+    """A lapsed deadline the system moved on (``Extend``), as recorded: the version it
+    made, how many moves had been played then, and whose turn it was."""
+
+    version: int
+    after: int
+    seat: int | None
+    at: datetime
+
+
+def extensions_of(game: Game) -> tuple[Extension, ...]:
+    """The deadlines ``game`` moved on because no warning reached the player (one query;
+    none for a game that never extends, such as a tournament's without the organiser's
+    switch)."""
+    if not game.warn_before_timeout:
+        return ()
+    moved = (
+        GameAction.objects.filter(game=OuterRef("game"), version__lt=OuterRef("version"), move__isnull=False)
+        .order_by()
+        .values("game")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rows = (
+        GameAction.objects.filter(game=game, kind=Extend.kind)
+        .annotate(after=Coalesce(Subquery(moved, output_field=IntegerField()), 0))
+        .order_by("version")
+        .values_list("version", "after", "seat", "created_at")
+    )
+    return tuple(Extension(version, after, seat, at) for version, after, seat, at in rows)
+
+
+@dataclass(frozen=True, slots=True)
 class Loaded:
     """What every viewer's view of a game at one version is built from: the game (with
     its creator, seats and their users), its moves, the extras bought in it and its
@@ -61,6 +98,7 @@ class Loaded:
     purchases: tuple[ExtraPurchase, ...]
     away: dict[int, datetime]  # user id -> end of the vacation they are on now
     at: float  # time.monotonic() when it was read
+    extensions: tuple[Extension, ...] = ()  # deadlines moved on (the log says why)
 
     @classmethod
     def of(cls, game: Game) -> Loaded:
@@ -79,6 +117,7 @@ class Loaded:
             # Opponents see a vacation (it pauses the clock): until when. One query.
             away={p.user_id: p.effective_end for p in on_vacation_now(users)} if active else {},
             at=time.monotonic(),
+            extensions=tuple(e for e in extensions_of(game) if e.version <= game.version),
         )
 
     def as_of(self, earlier: Game) -> Loaded:
@@ -89,7 +128,14 @@ class Loaded:
         and its purchases the same. Nothing is read."""
         played = earlier.state["moves_played"] if earlier.state else 0
         moves = tuple(m for m in self.moves if m.number <= played)
-        return Loaded(game=earlier, moves=moves, purchases=self.purchases, away=self.away, at=self.at)
+        return Loaded(
+            game=earlier,
+            moves=moves,
+            purchases=self.purchases,
+            away=self.away,
+            at=self.at,
+            extensions=tuple(e for e in self.extensions if e.version <= earlier.version),
+        )
 
 
 def initials(name: str) -> str:
@@ -165,6 +211,7 @@ class MoveView:
     challenged_seat: int | None = None
     challenged_player: str = ""
     invalid_words: tuple[str, ...] = ()
+    is_note = False  # a move, not a note of the log (LogNote)
 
     @property
     def main_word(self) -> str:
@@ -210,6 +257,59 @@ def challenge_sentence(player: str, invalid: Sequence[str], score: int) -> str:
             "score": score,
         }
     return gettext("%(player)s challenged: the play stands.") % {"player": player}
+
+
+@dataclass(frozen=True, slots=True)
+class LogNote:
+    """A line of the game's log that is not a move: the system moved ``player``'s lapsed
+    deadline on by ``hours`` because no warning reached them (``Extend``), after ``after``
+    moves. Shown between the moves on the game page and the replay, and in the API's list."""
+
+    after: int
+    seat: int | None
+    player: str
+    kind: str
+    hours: int
+    created_at: datetime
+    is_note = True  # what the templates tell it from a MoveView by
+
+    @property
+    def text(self) -> str:
+        values = {"player": self.player, "hours": self.hours}
+        if self.player:
+            return (
+                gettext("%(player)s's deadline extended by %(hours)s h: no warning could be delivered.")
+                % values
+            )
+        return gettext("Deadline extended by %(hours)s h: no warning could be delivered.") % values
+
+    @property
+    def announce(self) -> str:
+        return self.text
+
+
+def log_notes(extensions: Sequence[Extension], names: dict[int, str]) -> tuple[LogNote, ...]:
+    hours = settings.DEADLINE_EXTENSION_HOURS
+    return tuple(
+        LogNote(
+            after=e.after,
+            seat=e.seat,
+            player=names.get(e.seat, "") if e.seat is not None else "",
+            kind=Extend.kind,
+            hours=hours,
+            created_at=e.at,
+        )
+        for e in extensions
+    )
+
+
+def log_lines(moves: Sequence[MoveView], notes: Sequence[LogNote]) -> list[MoveView | LogNote]:
+    """The moves with the notes between them, each note after the move it followed."""
+    lines: list[MoveView | LogNote] = [n for n in notes if n.after == 0]
+    for move in moves:
+        lines.append(move)
+        lines.extend(n for n in notes if n.after == move.number)
+    return lines
 
 
 def move_views(moves: Sequence[Move], names: dict[int, str], *, show_racks: bool) -> tuple[MoveView, ...]:
@@ -484,6 +584,8 @@ class GameView:
     pending_final: bool
     make_moves: Callable[[], tuple[MoveView, ...]] = field(repr=False, compare=False)
     creator_name: Callable[[], str] = field(repr=False, compare=False)
+    # Lines of the log that are not moves (a deadline moved on, and why).
+    notes: tuple[LogNote, ...] = ()
 
     @cached_property
     def created_by(self) -> str:
@@ -493,6 +595,11 @@ class GameView:
     @cached_property
     def moves(self) -> tuple[MoveView, ...]:
         return self.make_moves()
+
+    @cached_property
+    def log(self) -> list[MoveView | LogNote]:
+        """The move list with the notes between the moves (the page's and the API's log)."""
+        return log_lines(self.moves, self.notes)
 
     @cached_property
     def chat(self) -> tuple[ChatLine, ...]:
@@ -547,6 +654,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
     seats = seat_views(game, state, own, data.away)
     names = {s.index: s.name for s in seats}
     moves = data.moves
+    last = last_move_squares(moves)
     # Built when first read (the move list), and what the viewer may see of their own.
     make_moves = partial(move_views, moves, names, show_racks=over)
     own_extras = extra_views(game, own, state, moves, data.purchases) if own is not None else ()
@@ -568,7 +676,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         updated_at=game.updated_at,
         seats=seats,
         board=tuple(state.board) if state else tuple(engine.layout(layout_name).empty_board()),
-        last=last_move_squares(moves),
+        last=last,
         rack=state.racks[own] if (state is not None and own is not None) else "",
         bag_count=len(state.bag) if state else tiles.total_tiles,
         allowed=rules.allowed_actions(game, pov, timezone.now()),
@@ -593,6 +701,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         pending_final=pending is not None and pending.final,
         make_moves=make_moves,
         creator_name=lambda: game.created_by.username,
+        notes=log_notes(data.extensions, names),
     )
 
 

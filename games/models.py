@@ -561,15 +561,22 @@ class Game(models.Model):
            run on commit (:meth:`_after_commit`).
 
         Raises ``GameError`` or ``IllegalMove`` with nothing saved. Updates ``self``.
+        The record returned carries the ``Pov`` the action was admitted under
+        (``record.pov``), so a caller that answers with the game's view resolves nobody
+        again.
         """
         now = now or timezone.now()
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
             game._take_seats_from(self)
+            pov = game._who(actor)
             if action_id and (done := game.actions.filter(action_id=action_id).first()) is not None:
                 self._reload(game)
+                done.pov = pov
                 return done
-            pov = game._admit(actor, action, version, now)
+            game._admit(pov, action, version, now)
+            # A deadline moved on is about the player to move (the log names them).
+            seat = game.turn_seat if isinstance(action, Extend) else pov.seat
             move = game._apply(pov, action, now)
             game.version += 1
             game.save()
@@ -578,10 +585,11 @@ class Game(models.Model):
                 version=game.version,
                 kind=action.kind,
                 user_id=pov.user_id,
-                seat=pov.seat,
+                seat=seat,
                 action_id=action_id,
                 move=move,
             )
+            record.pov = pov
             # Whoever this change concerns is told in this transaction (an outbox row).
             for notifier in _notifiers:
                 notifier.record_action(game, pov, action)
@@ -589,19 +597,23 @@ class Game(models.Model):
         self._reload(game)
         return record
 
-    def _admit(self, actor: object, action: Action, version: int | None, now: datetime) -> Pov:
-        """Who ``actor`` is to this game (row locked), once admitted: a version given and
-        not stale (:meth:`_stale`), the action allowed by the rule table. Raises the
-        refusal otherwise."""
+    def _who(self, actor: object) -> Pov:
+        """Who ``actor`` is to this game, its row locked: a ``Pov`` the caller resolved
+        while it still holds (same version and status), otherwise resolved afresh."""
+        if isinstance(actor, Pov):
+            return actor if actor.holds_at(self.version, self.status) else resolve(self, actor.actor())
+        return resolve(self, actor)
+
+    def _admit(self, pov: Pov, action: Action, version: int | None, now: datetime) -> None:
+        """Admit ``pov``'s ``action`` (row locked): a version given and not stale
+        (:meth:`_stale`), the action allowed by the rule table. Raises the refusal
+        otherwise."""
         if version is None:
             raise GameError("missing_version")
-        pov = actor if isinstance(actor, Pov) and actor.holds_at(self.version, self.status) else None
-        pov = pov or resolve(self, actor.actor() if isinstance(actor, Pov) else actor)
         if version != self.version and (stale := self._stale(pov, version)) is not None:
             raise stale
         if code := rules.refusal(self, pov, action, now):
             raise refused(code)
-        return pov
 
     # One line each on top of ``act`` (for views, tasks and tests).
 
@@ -731,15 +743,16 @@ class Game(models.Model):
         return move
 
     def _buy_extra(self, pov: Pov, action: BuyExtra) -> None:
-        """Spend the extra's price and record the purchase for its period (the rule
-        table has checked the period). The user row is locked after the game row."""
+        """Spend the extra's price and record the purchase for the period the extra is for
+        now (``extra_not_now`` outside one). The user row is locked after the game row."""
         from accounts.services import NotEnoughCoins, spend_coins
 
         seat, user = pov.seat, pov.user
         assert seat is not None, "the rule table lets only seated players buy"
         assert user is not None, "the rule table lets only seated players buy"
         when = extras.period_now(self, action.extra, seat)
-        assert when is not None, "the rule table lets players buy only in the extra's period"
+        if when is None:
+            raise GameError("extra_not_now")
         if ExtraPurchase.objects.filter(game=self, seat=seat, extra=action.extra, period=when).exists():
             raise GameError("already_bought")
         try:
@@ -1135,7 +1148,8 @@ class GameAction(models.Model):
     """Every action applied to a game, in order: who (a user; none for the system or the
     computer), which kind, the version it produced, the client's ``action_id`` (a
     repeated id is answered with this record instead of acting twice) and the Move it
-    made, if it made one."""
+    made, if it made one. ``seat``: the actor's seat, or for an ``Extend`` (the system's)
+    the seat whose deadline it moved on, which the game's log names."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     version = models.PositiveIntegerField(_("version after"))
@@ -1149,6 +1163,10 @@ class GameAction(models.Model):
         "Move", on_delete=models.CASCADE, null=True, blank=True, related_name="action"
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    # Not stored: who the action was admitted as, set by ``Game.act`` on the record it
+    # returns (the API answers with the view of that point of view).
+    pov: Pov | None = None
 
     class Meta:
         verbose_name = _("game action")

@@ -25,7 +25,18 @@ import engine
 from dictionaries.models import language_name
 from engine.board import square_name
 from games import extras, hooks
-from games.gameview import ChatLine, GameView, MoveView, load_game, move_views, replay_racks, versus
+from games.gameview import (
+    ChatLine,
+    GameView,
+    MoveView,
+    extensions_of,
+    load_game,
+    log_lines,
+    log_notes,
+    move_views,
+    replay_racks,
+    versus,
+)
 from games.models import Game
 
 if TYPE_CHECKING:
@@ -289,6 +300,8 @@ def game_context(view: GameView, frame: Frame | None = None) -> Context:
         "blank_letters": [letter for letter in tiles.alphabet if letter in tiles.blank_letters],
         "tile_values": dict(tiles.values),
         "moves": Lazy(lambda: view.moves, length=view.moves_count),
+        # The moves with the notes between them (a deadline moved on): the whole log.
+        "log": Lazy(lambda: view.log, length=view.moves_count + len(view.notes)),
         "chat": Lazy(lambda: view.chat),
         "result_text": result_text(view) if view.is_over else "",
         "base_version": frame.base_version,
@@ -570,7 +583,8 @@ def replay_context(game: Game, step: int | None) -> Context:
     board, racks = replay_racks(game, moves, step)
     over = game.status == Game.Status.FINISHED
     game_rules = game.rules()
-    items = move_views(moves, {s.index: s.display_name for s in seats}, show_racks=over)
+    names = {s.index: s.display_name for s in seats}
+    items = move_views(moves, names, show_racks=over)
     current = moves[step - 1] if step > 0 else None
     return {
         "game": game,
@@ -594,6 +608,8 @@ def replay_context(game: Game, step: int | None) -> Context:
         "seats": racks,
         "racks_visible": over,
         "moves": items,
+        # The list beside the board: the moves with the log's notes between them.
+        "log": log_lines(items, log_notes(extensions_of(game), names)),
         "current_move": items[step - 1] if step > 0 else None,
         "is_over": over,
         "oob": False,

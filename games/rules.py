@@ -210,9 +210,10 @@ def _decline(game: Game, pov: Pov, now: datetime) -> str | None:
 
 
 def _buy_extra(game: Game, pov: Pov, now: datetime) -> str | None:
-    """Buy an extra: a seated player (not the computer), in a game that allows extras,
-    in the period the extra is for (``games.extras.period_now``; the kind of extra is
-    checked by ``Game.act`` through :func:`extra_refusal`)."""
+    """Buy an extra: a seated player (not the computer), in a game that allows extras.
+    The kind of extra is checked by :func:`extra_refusal`; whether this is the period
+    the extra is for is worked out once, where the purchase is recorded
+    (``Game._buy_extra``: ``extra_not_now``)."""
     if not pov.is_player:
         return "not_a_player"
     if refused := _not_on(game):
@@ -220,13 +221,9 @@ def _buy_extra(game: Game, pov: Pov, now: datetime) -> str | None:
     return None if game.extras_allowed else "extras_off"
 
 
-def extra_refusal(game: Game, pov: Pov, extra: str) -> str | None:
-    """Why ``pov`` may not buy ``extra`` now (beyond :func:`_buy_extra`), or None."""
-    if extra not in extras.EXTRAS:
-        return "bad_extra"
-    if pov.seat is None or extras.period_now(game, extra, pov.seat) is None:
-        return "extra_not_now"
-    return None
+def extra_refusal(extra: str) -> str | None:
+    """Why ``extra`` is no extra one may buy (``bad_extra``), or None."""
+    return None if extra in extras.EXTRAS else "bad_extra"
 
 
 RULES: dict[str, Rule] = {
@@ -254,7 +251,7 @@ def refusal(game: Game, pov: Pov, action: Action, now: datetime) -> str | None:
     if refused := rule(game, pov, now):
         return refused
     extra = getattr(action, "extra", None)
-    return extra_refusal(game, pov, extra) if isinstance(extra, str) else None
+    return extra_refusal(extra) if isinstance(extra, str) else None
 
 
 def allowed_actions(game: Game, pov: Pov, now: datetime) -> frozenset[str]:

@@ -140,6 +140,8 @@ def start_paired_game(
     dictionary_version: int | None,
     seed: int | None = None,
     rated: bool = False,
+    warn_before_timeout: bool = False,
+    told: bool = False,
     preset: str = "wwf",
     challenge: str = "void",
 ) -> Game:
@@ -150,7 +152,10 @@ def start_paired_game(
     reproducible (simulations); by default it is random. ``rated`` games change the site
     ratings (never between a bot and a person: that game is played unrated). Paid extras
     are always off and vacations do not pause the clock (an event runs to its
-    organiser's schedule). Dealt and started through the
+    organiser's schedule). A lapsed turn no warning reached is extended only with
+    ``warn_before_timeout`` (an organiser's choice: it may stall a round). ``told``: the
+    caller tells both players of the game (the deal records no "your turn"). Dealt and
+    started through the
     game's one transition path (``Deal`` by ``SYSTEM``), in one transaction; both
     players' lobbies are told on commit. ``preset`` and ``challenge``: the rules, as in
     :func:`start_game`. Raises ``GameError`` (``bad_language``, ``bad_opponent``,
@@ -176,12 +181,13 @@ def start_paired_game(
             rated=rated,
             extras_allowed=False,
             vacation_pauses=False,
-            # An extension would stall the round (ARCHITECTURE.md, deadline warnings).
-            warn_before_timeout=False,
+            # Off unless the organiser turned it on: an extension may stall the round
+            # (ARCHITECTURE.md, deadline warnings).
+            warn_before_timeout=warn_before_timeout,
             rules_preset=preset,
             challenge_rule=challenge,
         )
-        _deal(game, [first, second], first=0, start=True)
+        _deal(game, [first, second], first=0, start=True, told=told)
         realtime.lobby_changed([first.pk, second.pk])
     return game
 
@@ -217,7 +223,9 @@ def _new_game(
     )
 
 
-def _deal(game: Game, players: list[User | str], *, first: int | None, start: bool) -> None:
+def _deal(
+    game: Game, players: list[User | str], *, first: int | None, start: bool, told: bool = False
+) -> None:
     """Seat ``players`` (the creator first in the list) and deal, through the game's one
     transition path (``Deal``). The engine always starts seat 0, so whoever moves first
     gets seat 0; by default the game's seed decides who that is."""
@@ -225,7 +233,7 @@ def _deal(game: Game, players: list[User | str], *, first: int | None, start: bo
         first = rng_for(game.seed, "first").randrange(2)
     ordered = players if first == 0 else list(reversed(players))
     seats = tuple(p if isinstance(p, str) else p.pk for p in ordered)
-    game.act(SYSTEM, Deal(players=seats, start=start), version=game.version)
+    game.act(SYSTEM, Deal(players=seats, start=start, told=told), version=game.version)
 
 
 #: The first key of the advisory locks that serialise seek matching (one per language).

@@ -62,6 +62,14 @@ class TournamentForm(forms.Form):
     adjudication = forms.ChoiceField(
         label=_("Unfinished games at the time limit"), choices=Tournament.Adjudication.choices, required=False
     )
+    no_forfeit_without_warning = forms.BooleanField(
+        label=_("No forfeit without a warning"),
+        required=False,
+        help_text=_(
+            "A turn that runs out before any warning reached the player (a push, an e-mail, or a "
+            "look at the game) gets one more day instead of a loss. It may hold up a round."
+        ),
+    )
     dictionary_version = forms.IntegerField(
         label=_("Dictionary version"),
         min_value=0,

@@ -95,6 +95,10 @@ class Tournament(models.Model):
     # unfinished games are adjudicated by ``adjudication``.
     auto_rounds = models.BooleanField(_("next round by itself"), default=False)
     round_hours = models.PositiveSmallIntegerField(_("hours per round"), null=True, blank=True)
+    # The games' "no forfeit without a warning" (games.rules._extendable): a turn that
+    # lapses before any warning reached the player moves on once by a day. Off unless
+    # the organiser turns it on, since it may stall a round.
+    no_forfeit_without_warning = models.BooleanField(_("no forfeit without a warning"), default=False)
     adjudication = models.CharField(
         _("unfinished games at the time limit"),
         max_length=8,

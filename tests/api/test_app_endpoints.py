@@ -210,8 +210,8 @@ PAGE_ACTIONS: dict[str, str] = {
     "notifications:push-remove": "POST /api/v1/notifications/push/revoke",
     "notifications:unsubscribe": "none: the one-click link of a mail, signed, used without signing in",
     "notifications:verify-email": "none: the signed link of the verification mail",
-    "notifications:resend-verification": "none: mails the verification link again (a page only so far)",
-    "notifications:settings": "none: the choices per kind and channel, quiet hours and time zone are a page only so far",
+    "notifications:resend-verification": "POST /api/v1/notifications/settings/verify-email",
+    "notifications:settings": "PATCH /api/v1/notifications/settings",
     "notifications:service-worker": "none: the browser's service worker script",
     "notifications:manifest": "none: the installable app's manifest",
     "notifications:offline": "none: the page the service worker shows offline",
@@ -288,6 +288,8 @@ def test_new_endpoints_documented_with_an_example() -> None:
         "ProfileOut",
         "ArchiveOut",
         "StudyItemOut",
+        "NotificationSettingsOut",
+        "NotificationSettingsIn",
     ):
         assert schemas[name].get("examples"), name
 

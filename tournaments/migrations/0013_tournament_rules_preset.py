@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0011_merge_notifications'),
+        ('tournaments', '0012_no_forfeit_without_warning'),
     ]
 
     operations = [
