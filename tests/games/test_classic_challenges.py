@@ -90,7 +90,7 @@ def test_classic_game_is_dealt_with_the_classic_board_tiles_and_rule(ana: Any, b
     assert state.tileset.language == "en-scrabble"
     assert state.layout == "scrabble"
     assert len(state.bag) + 14 == 100  # the classic set's 100 tiles
-    page = context(game, ana)
+    page: dict[str, Any] = context(game, ana)
     assert page["rules_label"] == "Classic rules · Double challenge"
     # The board drawn is the classic one: a triple word in the corner, the centre a double.
     squares = page["squares"]
@@ -458,11 +458,11 @@ def test_replay_shows_the_phony_then_its_withdrawal(ana: Any, ben: Any) -> None:
     game.refresh_from_db()
     game.resign(ana, version=game.version)
     game.refresh_from_db()
-    after_play = rendering.replay_context(game, 1)
+    after_play: dict[str, Any] = rendering.replay_context(game, 1)
     assert [sq["letter"] for sq in after_play["squares"][7][7:10]] == ["C", "A", "D"]
     assert after_play["squares"][7][7]["value"] == 3  # the classic C
     assert [s.score for s in after_play["seats"]] == [12, 0]
-    after_challenge = rendering.replay_context(game, 2)
+    after_challenge: dict[str, Any] = rendering.replay_context(game, 2)
     assert [sq["letter"] for sq in after_challenge["squares"][7][7:10]] == ["", "", ""]
     assert [s.score for s in after_challenge["seats"]] == [0, 0]
     assert after_challenge["current_move"].kind == "challenge"
