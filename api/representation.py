@@ -43,6 +43,8 @@ def summary(view: GameView) -> dict[str, object]:
         "scores": {names[s.index]: s.score for s in view.seats} if view.status != Game.Status.OPEN else {},
         "allowed": sorted(view.allowed),
         "updated_at": view.updated_at,
+        "rules": view.rules_preset,
+        "challenge": view.challenge_rule,
     }
 
 
@@ -61,6 +63,9 @@ def full(view: GameView) -> dict[str, object]:
         "end_reason": view.end_reason or None,
         "winner": names[winner.index] if winner is not None else None,
         "aids": [{"player": names.get(a.seat, ""), "turn": a.move, "extra": a.extra} for a in view.aids],
+        "pending": {"player": names.get(view.pending_seat, ""), "final": view.pending_final}
+        if view.pending_seat is not None
+        else None,
     }
 
 
@@ -86,10 +91,14 @@ def move_list(view: GameView, names: dict[int, str]) -> list[dict[str, object]]:
                     "rack_before": None,
                     "rack_after": None,
                     "note": m.text,
+                    "withdrawn": False,
+                    "challenged": None,
+                    "invalid_words": [],
                 }
             )
             continue
-        totals[m.seat] = m.total
+        # A challenge's total is its target's (the seat whose play it challenged).
+        totals[m.challenged_seat if m.challenged_seat is not None else m.seat] = m.total
         lines.append(
             {
                 "number": m.number,
@@ -105,6 +114,9 @@ def move_list(view: GameView, names: dict[int, str]) -> list[dict[str, object]]:
                 "rack_before": m.rack_before if view.is_over else None,
                 "rack_after": m.rack_after if view.is_over else None,
                 "note": None,
+                "withdrawn": m.withdrawn,
+                "challenged": names.get(m.challenged_seat) if m.challenged_seat is not None else None,
+                "invalid_words": list(m.invalid_words),
             }
         )
     return lines

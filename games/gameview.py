@@ -206,6 +206,12 @@ class MoveView:
     rack_before: str
     rack_after: str
     announce: str  # what a screen reader hears when it arrives live
+    # A challenge rule's: a play challenged off afterwards; a challenge's target and the
+    # words it found not in the dictionary (none: the play stood).
+    withdrawn: bool = False
+    challenged_seat: int | None = None
+    challenged_player: str = ""
+    invalid_words: tuple[str, ...] = ()
     is_note = False  # a move, not a note of the log (LogNote)
 
     @property
@@ -214,10 +220,19 @@ class MoveView:
 
 
 def announcement(
-    kind: str, player: str, word: str, position: str, score: int, exchanged: int, label: str
+    kind: str,
+    player: str,
+    word: str,
+    position: str,
+    score: int,
+    exchanged: int,
+    label: str,
+    invalid: tuple[str, ...] = (),
 ) -> str:
     """The sentence a screen reader hears when a move arrives live, e.g. "ben played QUIZ
     at H8 across for 34." """
+    if kind == Move.Kind.CHALLENGE:
+        return challenge_sentence(player, invalid, score)
     if kind == Move.Kind.PLAY and word:
         values = {"player": player, "word": word, "position": position, "score": score}
         return gettext("%(player)s played %(word)s at %(position)s for %(score)s.") % values
@@ -227,6 +242,22 @@ def announcement(
             "n": exchanged,
         }
     return f"{player}: {label}."
+
+
+def challenge_sentence(player: str, invalid: Sequence[str], score: int) -> str:
+    """What a challenge did, for the move log: a phony taken back, or a play that stood
+    (and the bonus it earned under the five-point rule)."""
+    if invalid:
+        return gettext("%(player)s challenged: %(words)s not in the dictionary, the play is taken back.") % {
+            "player": player,
+            "words": ", ".join(invalid),
+        }
+    if score:
+        return gettext("%(player)s challenged: the play stands and earns %(score)s points.") % {
+            "player": player,
+            "score": score,
+        }
+    return gettext("%(player)s challenged: the play stands.") % {"player": player}
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,12 +314,14 @@ def log_lines(moves: Sequence[MoveView], notes: Sequence[LogNote]) -> list[MoveV
 
 
 def move_views(moves: Sequence[Move], names: dict[int, str], *, show_racks: bool) -> tuple[MoveView, ...]:
-    """The move list; racks only with ``show_racks`` (the game is over)."""
+    """The move list; racks only with ``show_racks`` (the game is over). A challenge's
+    points count for the player whose play it challenged."""
     totals: dict[int, int] = {}
     kinds = dict(Move.Kind.choices)
     items = []
     for move in moves:
-        totals[move.seat] = totals.get(move.seat, 0) + move.score
+        scored = move.scored_seat
+        totals[scored] = totals.get(scored, 0) + move.score
         first = move.words[0] if move.kind == Move.Kind.PLAY and move.words else None
         position = ""
         if first is not None:
@@ -296,6 +329,7 @@ def move_views(moves: Sequence[Move], names: dict[int, str], *, show_racks: bool
             position = f"{square_name(first['start'][0], first['start'][1])} {direction}"
         player, label = names.get(move.seat, ""), str(kinds.get(move.kind, move.kind))
         words = tuple(WordScore(w["word"], w["score"]) for w in move.words)
+        invalid = tuple(move.invalid_words.split())
         items.append(
             MoveView(
                 number=move.number,
@@ -310,7 +344,7 @@ def move_views(moves: Sequence[Move], names: dict[int, str], *, show_racks: bool
                 ),
                 position=position,
                 score=move.score,
-                total=totals[move.seat],
+                total=totals[scored],
                 bingo=move.bingo,
                 exchanged_count=len(move.exchanged),
                 created_at=move.created_at,
@@ -325,7 +359,12 @@ def move_views(moves: Sequence[Move], names: dict[int, str], *, show_racks: bool
                     move.score,
                     len(move.exchanged),
                     label,
+                    invalid,
                 ),
+                withdrawn=move.withdrawn,
+                challenged_seat=move.challenged_seat,
+                challenged_player=names.get(scored, "") if move.kind == Move.Kind.CHALLENGE else "",
+                invalid_words=invalid,
             )
         )
     return tuple(items)
@@ -398,16 +437,16 @@ def hindsight_of(game: Game, moves: Sequence[Move], number: int, state: engine.G
     for m in moves:
         if m.number >= number:
             break
-        if m.kind == Move.Kind.PLAY:
-            analysis.apply_tiles(board, m.tiles)
+        analysis.apply_move(board, m.kind, m.tiles, bool(m.invalid_words))
     move = next(m for m in moves if m.number == number)
     found = extras.hindsight(
         number=number,
         board=tuple(board),
         rack=move.rack_before,
         played={"score": move.score, "word": move.words[0]["word"] if move.words else "", "kind": move.kind},
-        language=game.language,
+        language=state.tileset.language,
         lexicon=game.lexicon(),
+        layout_name=state.layout,
     )
     best = {(r, c): ch for r, c, ch in found.best["tiles"]} if found.best else {}
     mine = {(t["row"], t["col"]) for t in move.tiles} if move.kind == Move.Kind.PLAY else set()
@@ -437,11 +476,11 @@ def replay_racks(game: Game, moves: Sequence[Move], step: int) -> tuple[list[str
     """The board and the seats after ``step`` of ``moves`` (the replay): each seat's
     score, and its rack at that point only once the game is over."""
     seats = game.seat_list()
-    board = list(engine.layout().empty_board())
+    board = list(engine.layout(game.state.get("layout", "wwf") if game.state else "wwf").empty_board())
     scores = [0] * max(len(seats), 2)
     for move in moves[:step]:
-        analysis.apply_tiles(board, move.tiles)
-        scores[move.seat] += move.score
+        analysis.apply_move(board, move.kind, move.tiles, bool(move.invalid_words))
+        scores[move.scored_seat] += move.score
         end = move.engine_record.get("end")
         if end:
             scores = [s + a for s, a in zip(scores, end["adjustments"], strict=False)]
@@ -495,6 +534,8 @@ def chat_lines(game_id: int, pov: Pov) -> tuple[ChatLine, ...]:
 
 def last_move_squares(moves: Sequence[Move]) -> tuple[tuple[int, int], ...]:
     for move in reversed(moves):
+        if move.kind == Move.Kind.CHALLENGE and move.invalid_words:
+            return ()  # the phony left the board
         if move.kind == Move.Kind.PLAY:
             return tuple(sorted((t["row"], t["col"]) for t in move.tiles))
         if move.kind in (Move.Kind.EXCHANGE, Move.Kind.PASS):
@@ -526,12 +567,24 @@ class GameView:
     aids: tuple[AidView, ...]
     extras: tuple[ExtraView, ...]  # the viewer's own; none for anyone not seated
     moves_count: int
+    withdrawn_count: int  # plays challenged off (a delta then resends the move log)
     end_reason: str
     end_reason_label: str
     deadline: datetime | None
     # The turn's deadline was moved on once because no warning reached the player.
     deadline_extended: bool
     computer_thinking: bool
+    # The rules (``Game.rules``): the tile set the tiles' values come from, the board
+    # layout, the preset and the challenge rule.
+    tiles: str
+    layout: str
+    rules_preset: str
+    challenge_rule: str
+    bingo_bonus: int
+    # The play the player to move may still challenge (a challenge rule's): whose it is,
+    # and whether it is the last of the game (its window holds the end).
+    pending_seat: int | None
+    pending_final: bool
     make_moves: Callable[[], tuple[MoveView, ...]] = field(repr=False, compare=False)
     creator_name: Callable[[], str] = field(repr=False, compare=False)
     # Lines of the log that are not moves (a deadline moved on, and why).
@@ -608,6 +661,10 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
     # Built when first read (the move list), and what the viewer may see of their own.
     make_moves = partial(move_views, moves, names, show_racks=over)
     own_extras = extra_views(game, own, state, moves, data.purchases) if own is not None else ()
+    game_rules = state.rules if state is not None else game.rules()
+    tiles = game_rules.tileset_for(game.language)
+    layout_name = state.layout if state is not None else (game_rules.board or "wwf")
+    pending = state.pending if state is not None and active else None
     return GameView(
         pov=pov,
         pk=game.pk,
@@ -621,10 +678,10 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         created_by_id=game.created_by_id,
         updated_at=game.updated_at,
         seats=seats,
-        board=tuple(state.board) if state else tuple(engine.layout().empty_board()),
+        board=tuple(state.board) if state else tuple(engine.layout(layout_name).empty_board()),
         last=last,
         rack=state.racks[own] if (state is not None and own is not None) else "",
-        bag_count=len(state.bag) if state else engine.tileset(game.language).total_tiles,
+        bag_count=len(state.bag) if state else tiles.total_tiles,
         allowed=rules.allowed_actions(game, pov, timezone.now()),
         aids=tuple(
             AidView(names.get(p.seat, ""), p.seat, p.extra, p.period, p.refund_id is not None)
@@ -632,11 +689,19 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         ),
         extras=own_extras,
         moves_count=len(moves),
+        withdrawn_count=sum(1 for m in moves if m.withdrawn),
         end_reason=game.end_reason,
         end_reason_label=str(Game.EndReason(game.end_reason).label) if game.end_reason else "",
         deadline=game.turn_deadline if active else None,
         deadline_extended=active and game.deadline_extended,
         computer_thinking=active and any(s.is_turn and s.is_computer for s in seats),
+        tiles=tiles.language,
+        layout=layout_name,
+        rules_preset=game_rules.preset,
+        challenge_rule=game_rules.challenge,
+        bingo_bonus=tiles.bingo_bonus,
+        pending_seat=pending.seat if pending is not None else None,
+        pending_final=pending is not None and pending.final,
         make_moves=make_moves,
         creator_name=lambda: game.created_by.username,
         notes=log_notes(data.extensions, names),

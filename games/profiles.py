@@ -59,7 +59,9 @@ def player_statistics(user: User) -> list[LanguageStatistics]:
             else seat_score
         )
         scores[language].append(int(final))
-    plays = Move.objects.filter(user=user, kind=Move.Kind.PLAY, game__status=Game.Status.FINISHED)
+    plays = Move.objects.filter(
+        user=user, kind=Move.Kind.PLAY, game__status=Game.Status.FINISHED, withdrawn=False
+    )
     stats = []
     for language in sorted(results, key=lambda lang: (-len(results[lang]), lang)):
         mine = plays.filter(game__language=language)

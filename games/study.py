@@ -36,6 +36,7 @@ def played_moves(moves: list[Move]) -> list[analysis.PlayedMove]:
             score=m.score,
             bingo=m.bingo,
             words=tuple(w["word"] for w in m.words),
+            phony=bool(m.invalid_words),
         )
         for m in moves
     ]
@@ -46,7 +47,7 @@ def analyse(game: Game) -> tuple[list[analysis.Entry], list[analysis.Entry], flo
     started = time.perf_counter()
     entries = analysis.analyse_moves(
         played_moves(list(game.moves.order_by("number"))),
-        language=game.language,
+        language=game.tileset().language,
         layout_name=str(game.state.get("layout", "wwf")),
         lexicon=game.lexicon(),
     )

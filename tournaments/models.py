@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import bot_label
+from games.models import Game
 from tournaments import pairing
 
 
@@ -110,6 +111,14 @@ class Tournament(models.Model):
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
     )
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    # The rules every game of the tournament is dealt with (``games.models.Game``'s
+    # preset and challenge rule; ``engine.preset``), named in its exports.
+    rules_preset = models.CharField(
+        _("rules"), max_length=10, choices=Game.Preset.choices, default=Game.Preset.WWF
+    )
+    challenge_rule = models.CharField(
+        _("challenge rule"), max_length=8, choices=Game.ChallengeRule.choices, default=Game.ChallengeRule.VOID
+    )
     # A round robin's rounds regenerated after a late entry: [[round, [[first, second
     # or None], ...]], ...] by player number; empty: the circle method's schedule.
     schedule = models.JSONField(_("regenerated rounds"), default=list, blank=True)

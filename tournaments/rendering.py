@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from dictionaries.models import language_name
+from games import rendering as games_rendering
 from games.models import Game
 from tournaments import services
 from tournaments.exports import points_text
@@ -274,6 +275,7 @@ def tournament_context(
     context: dict[str, Any] = {
         "tournament": tournament,
         "language_name": language_name(tournament.language),
+        "rules_label": games_rendering.rules_label(tournament.rules_preset, tournament.challenge_rule),
         "is_organiser": tournament.run_by(viewer),
         "registration": mine,
         "registration_open": services.registration_open(tournament),

@@ -31,7 +31,7 @@ from django.utils.translation import gettext
 import engine
 from dictionaries.lexicons import current_version
 from games.hooks import GameNote
-from games.models import Game, Transition
+from games.models import Game, GameError, Transition, rules_for
 from games.notify import game_path, player_name
 from games.services import start_paired_game
 from notifications.models import Kind as NoteKind
@@ -146,10 +146,14 @@ def create_tournament(
     adjudication: str = "standing",
     prize_bands: Sequence[int] = (),
     no_forfeit_without_warning: bool = False,
+    rules_preset: str = "wwf",
+    challenge_rule: str = "void",
 ) -> Tournament:
     """A new tournament in registration, organised by ``organiser`` (who needs the
     organisers' permission to add tournaments). ``dictionary_version`` None: the version
-    current when the tournament starts."""
+    current when the tournament starts. ``rules_preset`` and ``challenge_rule``: the
+    rules its games are played by (``engine.preset``; refused with ``bad_rules`` when
+    the language has no tiles for them)."""
     if not organiser.has_perm("tournaments.add_tournament"):
         raise TournamentError("not_allowed_to_create")
     if language not in engine.LANGUAGES:
@@ -169,6 +173,11 @@ def create_tournament(
         raise TournamentError("bad_adjudication")
     if round_hours is not None and round_hours < 1:
         raise TournamentError("bad_round_hours")
+    rules_preset, challenge_rule = rules_preset or "wwf", challenge_rule or "void"
+    try:
+        rules_for(rules_preset, language, challenge_rule)
+    except GameError:
+        raise TournamentError("bad_rules") from None
     prize_places = 1 if prize_places is None else prize_places
     if prize_places < 1:
         raise TournamentError("bad_prize_places")
@@ -197,6 +206,8 @@ def create_tournament(
             prize_bands=sorted({int(c) for c in prize_bands}, reverse=True),
             no_forfeit_without_warning=no_forfeit_without_warning,
             created_by=organiser,
+            rules_preset=rules_preset,
+            challenge_rule=challenge_rule,
         )
         _log(tournament, Kind.CREATED, actor=organiser, data=settings_data(tournament))
     return tournament
@@ -222,6 +233,8 @@ def settings_data(tournament: Tournament) -> dict[str, Any]:
         "auto_rounds": tournament.auto_rounds,
         "round_hours": tournament.round_hours,
         "adjudication": tournament.adjudication,
+        "rules_preset": tournament.rules_preset,
+        "challenge_rule": tournament.challenge_rule,
         "prize_bands": tournament.prize_bands,
         "no_forfeit_without_warning": tournament.no_forfeit_without_warning,
     }
@@ -1036,6 +1049,8 @@ def _start_current(locked: Tournament, by: Any, *, seed: int | None = None) -> R
                 inactivity_days=locked.days_per_move,
                 dictionary_version=locked.dictionary_version,
                 rated=locked.rated,
+                preset=locked.rules_preset,
+                challenge=locked.challenge_rule,
                 seed=None
                 if seed is None
                 else random.Random(f"{seed}:{round_.number}:{p.table}").getrandbits(63),

@@ -149,6 +149,8 @@ PAGE_ACTIONS: dict[str, str] = {
     "games:exchange": "POST /api/v1/games/{game_id}/exchange",
     "games:pass": "POST /api/v1/games/{game_id}/pass",
     "games:resign": "POST /api/v1/games/{game_id}/resign",
+    "games:challenge": "POST /api/v1/games/{game_id}/challenge",
+    "games:accept-play": "POST /api/v1/games/{game_id}/accept-play",
     "games:accept": "POST /api/v1/games/{game_id}/accept",
     "games:decline": "POST /api/v1/games/{game_id}/decline",
     "games:rematch": "POST /api/v1/games/{game_id}/rematch",
