@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +40,8 @@ from django.db import close_old_connections
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Router
 
-from accounts.realtime import BALANCE_CHANGED, NOTIFICATIONS_CHANGED, user_group
+from accounts.livesocket import LAYER_LOST
+from accounts.realtime import AUTH_CHANGED, BALANCE_CHANGED, NOTIFICATIONS_CHANGED, auth_group, user_group
 from api import representation
 from api.auth import still_valid
 from api.ratelimit import LOOKUP
@@ -49,6 +51,7 @@ from games.models import Game
 from notifications.models import Notification
 from notifications.texts import as_recipient
 
+logger = logging.getLogger(__name__)
 router = Router(tags=["stream"])
 
 LIVE = (Game.Status.INVITED, Game.Status.OPEN, Game.Status.ACTIVE)
@@ -149,15 +152,15 @@ async def event_lines(
     token or grant ends its stream within ``keepalive`` seconds. ``notifications``: the
     caller's notifications too."""
     channel = await layer.new_channel()
-    group = realtime.lobby_group(user.pk)
-    own = user_group(user.pk) if notifications else ""
-    # Join first, then look: a change between the two is seen twice, never missed.
-    await layer.group_add(group, channel)
-    if own:
-        await layer.group_add(own, channel)
+    groups = [realtime.lobby_group(user.pk), auth_group(user.pk)]
+    if notifications:
+        groups.append(user_group(user.pk))
     tracker = EventTracker(user)
     receiving: asyncio.Future[dict[str, Any]] | None = None
     try:
+        # Join first, then look: a change between the two is seen twice, never missed.
+        for group in groups:
+            await layer.group_add(group, channel)
         for event in await _in_thread(tracker.snapshot)():
             yield line(event)
         while True:
@@ -173,19 +176,25 @@ async def event_lines(
             receiving = None
             if message.get("type") == NOTIFICATIONS_CHANGED:
                 events = await _in_thread(tracker.notifications)()
-            elif message.get("type") == BALANCE_CHANGED:  # the header's, on the same group
+            elif message.get("type") in (BALANCE_CHANGED, AUTH_CHANGED):  # credentials: checked above
                 events = []
             else:
                 game_id = message.get("game_id")
                 events = await _in_thread(tracker.refresh)(game_id if isinstance(game_id, int) else None)
             for event in events:
                 yield line(event)
+    except LAYER_LOST as lost:
+        # The subscription is gone (Redis restarted or unreachable): end the stream, so
+        # the client reconnects and gets where things stand, rather than wait on deaf.
+        logger.info("event stream of user %s ended: the channel layer was lost (%s)", user.pk, lost)
     finally:
         if receiving is not None:
             receiving.cancel()
-        await layer.group_discard(group, channel)
-        if own:
-            await layer.group_discard(own, channel)
+        for group in groups:
+            try:
+                await layer.group_discard(group, channel)
+            except LAYER_LOST:
+                break  # Redis is gone, and the memberships with it
 
 
 @router.get(
