@@ -97,6 +97,10 @@ class LiveSocket(AsyncWebsocketConsumer):
         if self.user_id is None:
             return
         key = getattr(self.scope.get("session"), "session_key", None)
-        ended = bool(key) and event.get("ended") == session_digest(str(key))
-        if ended or not await database_sync_to_async(still_signed_in)(key, self.user_id):
+        mine = session_digest(str(key)) if key else None
+        if mine is not None and event.get("kept") == mine:
+            return  # the session that changed the password: its key rotated, it stays
+        if (mine is not None and event.get("ended") == mine) or not await database_sync_to_async(
+            still_signed_in
+        )(key, self.user_id):
             await self.close(code=SIGNED_OUT)

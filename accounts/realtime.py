@@ -84,12 +84,16 @@ def session_digest(session_key: str) -> str:
     return hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
-def auth_changed(user_id: int, *, ended_session: str | None = None) -> None:
+def auth_changed(user_id: int, *, ended_session: str | None = None, kept_session: str | None = None) -> None:
     """After the commit: each of the user's open sockets and streams checks that what
     opened it still stands, and ends if not. ``ended_session``: the key of a session that
     has just ended (a log-out: its sockets close without looking, as the session is
-    flushed only after Django's ``user_logged_out``)."""
+    flushed only after Django's ``user_logged_out``). ``kept_session``: the key, before
+    it was rotated, of a session that stays signed in (the one that changed the
+    password: its sockets stay open)."""
     event: dict[str, Any] = {"type": AUTH_CHANGED, "user_id": user_id}
     if ended_session:
         event["ended"] = session_digest(ended_session)
+    if kept_session:
+        event["kept"] = session_digest(kept_session)
     transaction.on_commit(lambda: _send(auth_group(user_id), event))

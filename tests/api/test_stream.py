@@ -247,14 +247,20 @@ async def ended(stream: Stream, within: float) -> bool:
     return False
 
 
+#: A revoked token or app grant ends its open stream within this many seconds (issue 24),
+#: with the keep-alive interval production runs with: the revocation wakes the stream.
+REVOKED_BOUND = 5.0
+
+
 async def test_a_revoked_token_ends_its_stream(players: tuple[Any, Any, Any], settings: Any) -> None:
-    settings.API_STREAM_KEEPALIVE_SECONDS = 0.2
+    settings.API_STREAM_KEEPALIVE_SECONDS = 15
     ana, _ben, _cleo = players
     stream = await open_stream(ana)
-    assert await stream.line() == b"\n"
+    assert await stream.quiet()  # subscribed, and nothing to say
     await sync_to_async(ApiToken.objects.filter(user=ana).delete)()
-    assert await ended(stream, 2)
+    assert await ended(stream, REVOKED_BOUND)
     assert await members(f"lobby-{ana.pk}") == 0
+    assert await members(f"auth-{ana.pk}") == 0
 
 
 async def test_a_revoked_app_grant_ends_its_stream(players: tuple[Any, Any, Any], settings: Any) -> None:
@@ -265,7 +271,7 @@ async def test_a_revoked_app_grant_ends_its_stream(players: tuple[Any, Any, Any]
     from api.oauth import revoke_grant
     from tests.api.test_oauth import REDIRECT, sign_in
 
-    settings.API_STREAM_KEEPALIVE_SECONDS = 0.2
+    settings.API_STREAM_KEEPALIVE_SECONDS = 15
     ana, _ben, _cleo = players
 
     def grant() -> tuple[str, int]:
@@ -281,7 +287,6 @@ async def test_a_revoked_app_grant_ends_its_stream(players: tuple[Any, Any, Any]
     response = await AsyncClient().get("/api/v1/stream/events", headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 200
     stream = Stream(response)
-    assert await stream.line() == b"\n"
     try:
         assert not await ended(stream, 0.5)
         await sync_to_async(revoke_grant)(user=ana, application_id=app_id)
@@ -289,4 +294,4 @@ async def test_a_revoked_app_grant_ends_its_stream(players: tuple[Any, Any, Any]
         await stream.close()
         raise
     assert not await sync_to_async(AccessToken.objects.exists)()
-    assert await ended(stream, 2)
+    assert await ended(stream, REVOKED_BOUND)
