@@ -13,9 +13,13 @@ One line per event, ``{"type": ..., "game": <game summary>}``:
 
 On connecting, the stream first says where things stand (``game_started`` for each of
 your games in progress, ``your_turn`` where you are to move, ``invitation`` for each
-one waiting for your answer), so a bot that reconnects misses nothing. A quiet stream
-sends an empty line every ``API_STREAM_KEEPALIVE_SECONDS``; a revoked token or app grant
-ends the stream within that time (checked each time the stream wakes).
+one waiting for your answer; an empty line when there is none of these), so a bot that
+reconnects misses nothing. A quiet stream sends an empty line every
+``API_STREAM_KEEPALIVE_SECONDS``. The stream ends (and the client should reconnect) when
+its subscription is lost (Redis restarted or unreachable), and when what authenticated it
+ends: a revoked personal token or app grant at once (the revocation is sent to the
+caller's ``auth-<id>`` group, which the stream joins), an expired one or a deactivated
+account within the keep-alive interval (checked each time the stream wakes).
 
 No polling: the stream joins the caller's ``lobby-<id>`` group on the channel layer
 (``games.realtime``), which every committed change of their games is sent to (and
@@ -148,9 +152,9 @@ async def event_lines(
     notifications: bool = False,
 ) -> AsyncIterator[str]:
     """The stream's lines. ``still_allowed`` (the caller's token or app grant is still
-    valid) is asked each time the stream wakes, for an event or a keep-alive: a revoked
-    token or grant ends its stream within ``keepalive`` seconds. ``notifications``: the
-    caller's notifications too."""
+    valid) is asked each time the stream wakes: for an event, a keep-alive, or an
+    ``auth.changed`` (a token or grant revoked) on the caller's ``auth-<id>`` group.
+    ``notifications``: the caller's notifications too."""
     channel = await layer.new_channel()
     groups = [realtime.lobby_group(user.pk), auth_group(user.pk)]
     if notifications:
@@ -161,8 +165,13 @@ async def event_lines(
         # Join first, then look: a change between the two is seen twice, never missed.
         for group in groups:
             await layer.group_add(group, channel)
-        for event in await _in_thread(tracker.snapshot)():
+        snapshot = await _in_thread(tracker.snapshot)()
+        for event in snapshot:
             yield line(event)
+        if not snapshot:
+            # A first line at once: the response's headers go out with it, and the client
+            # knows it is subscribed (a quiet stream's first keep-alive came a while later).
+            yield "\n"
         while True:
             if receiving is None:
                 receiving = asyncio.ensure_future(layer.receive(channel))
