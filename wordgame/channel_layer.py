@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -37,6 +38,8 @@ REDIS_LOST = "wordgame.redis_lost"
 #: How long the canary key lives in Redis without being checked (a process that ended
 #: leaves it behind no longer than this).
 CANARY_SECONDS = 3600
+#: The canary is checked before a blocking read at most this often (seconds).
+CANARY_CHECK_SECONDS = 1.0
 
 
 class RedisChannelLayer(BaseRedisChannelLayer):
@@ -46,6 +49,7 @@ class RedisChannelLayer(BaseRedisChannelLayer):
         # Redis loses them (a consumer busy at that moment is not waiting in receive()).
         self.memberships: defaultdict[str, set[str]] = defaultdict(set)
         self.canary_set: set[int] = set()  # the connection indexes whose canary is set
+        self.canary_checked_at = float("-inf")
 
     @property
     def canary_key(self) -> str:
@@ -97,11 +101,16 @@ class RedisChannelLayer(BaseRedisChannelLayer):
     async def _brpop_with_clean(self, index: int, channel: str, timeout: int) -> Any:
         """The blocking read, after checking that Redis still knows this process."""
         connection = self.connection(index)
+        now = time.monotonic()
         if index not in self.canary_set:
             await connection.set(self.canary_key, 1, ex=CANARY_SECONDS)
             self.canary_set.add(index)
-        elif await connection.getex(self.canary_key, ex=CANARY_SECONDS) is None:
-            raise RedisConnectionError("Redis has forgotten this process's groups (restarted or flushed)")
+            self.canary_checked_at = now
+        elif now - self.canary_checked_at >= CANARY_CHECK_SECONDS:
+            # At most once a second: a busy process reads once per message.
+            self.canary_checked_at = now
+            if await connection.getex(self.canary_key, ex=CANARY_SECONDS) is None:
+                raise RedisConnectionError("Redis has forgotten this process's groups (restarted or flushed)")
         return await super()._brpop_with_clean(index, channel, timeout)
 
     async def receive(self, channel: str) -> dict[str, Any]:
