@@ -114,8 +114,10 @@ class GameConsumer(ViewerConsumer):
             await self.send(text_data=html)
 
     async def analysis_ready(self, event: Event) -> None:
-        # The game-over panel links to the analysis once it is there.
-        await self.push()
+        """Nothing on the game page depends on the analysis (its own page has its own
+        socket, ``AnalysisConsumer``): a snapshot here would re-draw every panel for
+        nothing, the game-over links under the player's pointer included, so a click
+        landing during that swap was lost."""
 
     async def push(self) -> None:
         """The full snapshot (on connect and on ``resync``)."""

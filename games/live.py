@@ -102,7 +102,7 @@ class LoadedGames:
         if hit is None:
             # Not kept: ``game`` is the caller's, and ``Game.act`` may change it next.
             return Loaded.of(game)
-        return Loaded(game, hit.moves, hit.purchases, hit.away, hit.at)
+        return Loaded(game, hit.moves, hit.purchases, hit.away, hit.at, hit.extensions)
 
     def cached(self, game_id: int, version: int) -> Loaded | None:
         with self.lock:
@@ -164,6 +164,8 @@ class Shown:
     rack: str  # the viewer's own rack ("" for anyone not seated)
     aids: int = 0  # extras bought so far, by either player
     extras: str = ""  # the viewer's own extras: which are bought for their period now
+    withdrawn: int = 0  # plays challenged off: their log lines change
+    notes: int = 0  # lines of the log that are not moves (a deadline moved on)
 
     @classmethod
     def of(cls, view: GameView) -> Shown:
@@ -176,6 +178,8 @@ class Shown:
             rack=view.rack,
             aids=len(view.aids),
             extras=",".join(f"{x.code}:{x.bought}:{x.can_buy}" for x in view.extras),
+            withdrawn=view.withdrawn_count,
+            notes=len(view.notes),
         )
 
     def followed_by(self, now: Shown) -> bool:
@@ -206,13 +210,14 @@ def changed_squares(before: Shown, now: Shown) -> list[tuple[int, int]]:
 def delta_partials(view: GameView, before: Shown, now: Shown) -> list[str]:
     """The partials a delta from ``before`` to ``now`` re-renders whole: the scoreboard
     (scores, turn, bag) and the move panel always; the move log when its first line
-    replaces "No moves yet"; the aids and the viewer's own extras and rack when they
+    replaces "No moves yet" or a note joins it; the aids and the viewer's own extras and rack when they
     changed; the game-over banner (and the whole rack) when the game ended."""
     names = ["scoreboard", "move_panel"]
     ended = now.status != before.status
-    if before.moves == 0 and now.moves:
+    if (before.moves == 0 and now.moves) or now.notes != before.notes or now.withdrawn != before.withdrawn:
         # At the end the racks of every line are public, but a reload or the replay shows
-        # them: resending the whole log would make a game's last push its largest.
+        # them: resending the whole log would make a game's last push its largest. A note
+        # (a deadline moved on, once a turn at most) comes with the whole log.
         names.append("move_log")
     if now.aids != before.aids:
         names.append("aids")
@@ -235,10 +240,14 @@ def delta(view: GameView, before: Shown, now: Shown, frame: rendering.Frame) -> 
     parts = [rendering.render(["game_sync"], view, dataclasses.replace(frame, base_version=before.version))]
     names = rendering.premium_names()
     for r, c in changed_squares(before, now):
-        square = rendering.square_item(now.board, r, c, language=view.language, last=now.last, names=names)
+        square = rendering.square_item(
+            now.board, r, c, language=view.tiles, layout_name=view.layout, last=now.last, names=names
+        )
         parts.append(render_to_string(rendering.PARTIALS["square"], {"sq": square, "square_oob": True}))
-    parts.append(rendering.render(delta_partials(view, before, now), view, frame))
-    if 0 < before.moves < now.moves:
+    partials = delta_partials(view, before, now)
+    parts.append(rendering.render(partials, view, frame))
+    if 0 < before.moves < now.moves and "move_log" not in partials:
+        # New lines only, unless the whole log was resent (a note, a play withdrawn).
         parts.append(rendering.move_lines(view, view.moves[before.moves :]))
     return "".join(parts)
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 import engine
 from accounts.models import User
 from dictionaries.definitions import meanings
-from games import analysis, realtime
+from games import analysis, moderation, realtime
 from games.models import Game, GameAnalysis, Move, StudyItem
 
 
@@ -36,6 +36,7 @@ def played_moves(moves: list[Move]) -> list[analysis.PlayedMove]:
             score=m.score,
             bingo=m.bingo,
             words=tuple(w["word"] for w in m.words),
+            phony=bool(m.invalid_words),
         )
         for m in moves
     ]
@@ -46,7 +47,7 @@ def analyse(game: Game) -> tuple[list[analysis.Entry], list[analysis.Entry], flo
     started = time.perf_counter()
     entries = analysis.analyse_moves(
         played_moves(list(game.moves.order_by("number"))),
-        language=game.language,
+        language=game.tileset().language,
         layout_name=str(game.state.get("layout", "wwf")),
         lexicon=game.lexicon(),
     )
@@ -84,9 +85,14 @@ def store_analysis(game_id: int) -> bool:
                     if c["seat"] in users
                 ]
             )
+            reviewed = moderation.record_fair_play(game, entries)
             realtime.analysis_ready(game.pk)
     except IntegrityError:  # analysed meanwhile by a duplicate task
         return False
+    # Each player's fair-play figures with this game in them: a report for the
+    # moderators when they are above the thresholds (after the commit: the rows are in).
+    for row in reviewed:
+        moderation.review_fair_play(row.user, row.language)
     return True
 
 

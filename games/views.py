@@ -29,7 +29,7 @@ from dictionaries.definitions import meanings
 from dictionaries.models import language_name
 from games import archive as archives
 from games import live, rendering, services, study
-from games.actions import Accept, Action, BuyExtra, Decline, Pass, Resign
+from games.actions import Accept, AcceptPlay, Action, BuyExtra, Challenge, Decline, Pass, Resign
 from games.archive import Filters
 from games.forms import (
     MAX_TILES_LENGTH,
@@ -186,6 +186,8 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 public=bool(data.get("public")),
                 rated=bool(data.get("rated")),
                 extras=bool(data.get("extras")),
+                preset=data.get("preset") or "wwf",
+                challenge=data.get("challenge") or "void",
             )
         except GameError as exc:
             form.add_error(None, error_message(exc.code))
@@ -262,6 +264,28 @@ def pass_turn(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     if not form.is_valid():
         return refused(request, game, pov, form_errors(form))
     return act(request, game, pov, Pass(), form)
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def challenge(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
+    """Challenge the play before this turn (a challenge rule's; ``Game.act`` decides)."""
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return refused(request, game, pov, form_errors(form))
+    return act(request, game, pov, Challenge(), form)
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def accept_play(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
+    """Accept the last play of the game without challenging it: the game ends."""
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return refused(request, game, pov, form_errors(form))
+    return act(request, game, pov, AcceptPlay(), form)
 
 
 @require_http_methods(["GET", "POST"])
