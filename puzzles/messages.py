@@ -1,0 +1,23 @@
+"""The puzzle's refusals as translatable sentences (the rules' own through
+``games.messages``)."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from games.messages import error_message as game_error_message
+
+MESSAGES: dict[str, Promise] = {
+    "unknown_language": _("There is no such game language."),
+    "no_puzzle": _("There is no puzzle for that day."),
+    "future_day": _("That puzzle is not out yet."),
+    "bad_day": _("That is not a date (use YYYY-MM-DD)."),
+    "bad_tiles": _("The tiles sent could not be read."),
+}
+
+
+def error_message(code: str, *, words: tuple[str, ...] = ()) -> str:
+    if code in MESSAGES:
+        return str(MESSAGES[code])
+    return game_error_message(code, words=words)

@@ -1,0 +1,139 @@
+"""The daily puzzle's pages: thin views over ``puzzles.services``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+from django.views.decorators.http import require_POST
+
+import engine
+from games.forms import TilesForm
+from games.views import AuthedRequest
+from puzzles import rendering, services
+from puzzles.messages import error_message
+from puzzles.models import Puzzle
+
+PuzzleView = Callable[..., HttpResponse]
+
+
+def parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise services.PuzzleError("bad_day") from None
+
+
+def puzzle_view(view: PuzzleView) -> PuzzleView:
+    """Find the puzzle of the URL's language and day (today's is made if needed); 404
+    with the reason for anything else."""
+
+    @wraps(view)
+    def inner(request: AuthedRequest, language: str, day: str | None = None) -> HttpResponse:
+        try:
+            puzzle = services.puzzle_for(
+                services.check_language(language), None if day is None else parse_day(day)
+            )
+        except services.PuzzleError as exc:
+            raise Http404(error_message(exc.code)) from None
+        return view(request, puzzle)
+
+    return inner
+
+
+@login_required
+def index(request: AuthedRequest) -> HttpResponse:
+    """The puzzle in the interface language when it is a game language, else English."""
+    wanted = {"pt-br": "pt-BR"}.get((get_language() or "en").lower(), get_language() or "en")
+    return redirect("puzzles:daily", wanted if wanted in engine.LANGUAGES else "en")
+
+
+@login_required
+@puzzle_view
+def daily(request: AuthedRequest, puzzle: Puzzle) -> HttpResponse:
+    return render(request, "puzzles/puzzle.html", rendering.page_context(puzzle, request.user))
+
+
+@login_required
+@puzzle_view
+def day(request: AuthedRequest, puzzle: Puzzle) -> HttpResponse:
+    return render(request, "puzzles/puzzle.html", rendering.page_context(puzzle, request.user))
+
+
+@require_POST
+@login_required
+@puzzle_view
+def preview(request: AuthedRequest, puzzle: Puzzle) -> HttpResponse:
+    """The free preview of the tiles laid out (changes nothing): the move panel."""
+    form = TilesForm(request.POST)
+    pending = request.POST.get("tiles", "")[:400]
+    if not form.is_valid():
+        item = rendering.preview_item(error=error_message("bad_tiles"))
+    else:
+        try:
+            item = rendering.preview_item(services.evaluate(puzzle, form.placements()))
+        except engine.IllegalMove as exc:
+            item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
+    context = {
+        "puzzle": puzzle,
+        "preview": item,
+        "pending": pending,
+        "form_errors": [],
+        "oob": True,
+        "version": 0,
+    }
+    return HttpResponse(render_to_string("puzzles/_move_panel.html", context, request=request))
+
+
+@require_POST
+@login_required
+@puzzle_view
+def submit(request: AuthedRequest, puzzle: Puzzle) -> HttpResponse:
+    """The player's answer: the first legal one counts; an illegal one is shown again
+    with the reason, and changes nothing."""
+    form = TilesForm(request.POST)
+    pending = request.POST.get("tiles", "")[:400]
+    try:
+        if not form.is_valid():
+            raise services.PuzzleError("bad_tiles")
+        services.submit(puzzle=puzzle, user=request.user, placements=form.placements())
+    except (engine.IllegalMove, services.PuzzleError) as exc:
+        words = exc.words if isinstance(exc, engine.IllegalMove) else ()
+        context = rendering.page_context(
+            puzzle,
+            request.user,
+            pending=pending,
+            form_errors=[error_message(exc.code, words=words)],
+        )
+        return render(request, "puzzles/puzzle.html", context, status=400)
+    return redirect(url_of(puzzle))
+
+
+def url_of(puzzle: Puzzle) -> str:
+    from django.urls import reverse
+
+    return reverse("puzzles:day", args=[puzzle.language, puzzle.day.isoformat()])
+
+
+@login_required
+def calendar(request: AuthedRequest, language: str) -> HttpResponse:
+    try:
+        services.check_language(language)
+    except services.PuzzleError as exc:
+        raise Http404(error_message(exc.code)) from None
+    context: dict[str, Any] = {
+        "language": language,
+        "language_name": rendering.language_name(language),
+        "languages": rendering.LANGUAGE_CHOICES,
+        "days": services.calendar(request.user, language),
+        "streak": services.streak(request.user, language),
+        "today": services.today(),
+    }
+    return render(request, "puzzles/calendar.html", context)
