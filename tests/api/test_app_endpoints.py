@@ -213,6 +213,12 @@ PAGE_ACTIONS: dict[str, str] = {
     "notifications:service-worker": "none: the browser's service worker script",
     "notifications:manifest": "none: the installable app's manifest",
     "notifications:offline": "none: the page the service worker shows offline",
+    "puzzles:index": "GET /api/v1/puzzles/daily/{language}",
+    "puzzles:daily": "GET /api/v1/puzzles/daily/{language}",
+    "puzzles:calendar": "GET /api/v1/puzzles/{language}/days",
+    "puzzles:day": "GET /api/v1/puzzles/{language}/{day}",
+    "puzzles:preview": "POST /api/v1/puzzles/{language}/{day}/preview",
+    "puzzles:submit": "POST /api/v1/puzzles/{language}/{day}",
 }
 
 #: Whole namespaces left out: the admin (staff), Django's sign-in pages, the word pages
@@ -286,6 +292,8 @@ def test_new_endpoints_documented_with_an_example() -> None:
         "ProfileOut",
         "ArchiveOut",
         "StudyItemOut",
+        "PuzzleOut",
+        "PuzzleAnswerIn",
     ):
         assert schemas[name].get("examples"), name
 
