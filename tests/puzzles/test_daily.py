@@ -101,9 +101,7 @@ def test_best_score_is_the_engines_and_stands_out(ana: Any) -> None:
     shown = services.result(puzzle, attempt, now=at(DAY))
     assert (shown.share, shown.rank, shown.top[0].yours) == (100, 1, True)
     assert len(shown.top) == 5
-    assert [p.score for p in shown.top] == sorted(
-        (p.score for p in shown.top), reverse=True
-    )
+    assert [p.score for p in shown.top] == sorted((p.score for p in shown.top), reverse=True)
 
 
 def test_first_submission_counts(ana: Any) -> None:
@@ -274,3 +272,13 @@ def test_nightly_task_chooses_every_language_once() -> None:
     assert sorted(Puzzle.objects.filter(day=DAY).values_list("language", flat=True)) == sorted(
         engine.LANGUAGES
     )
+
+
+def test_puzzles_open_in_the_interface_language_when_it_is_a_game_language(ana: Any) -> None:
+    from django.conf import settings
+
+    client = client_for(ana)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    assert client.get(reverse("puzzles:index"))["Location"] == reverse("puzzles:daily", args=["de"])
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "sv"
+    assert client.get(reverse("puzzles:index"))["Location"] == reverse("puzzles:daily", args=["en"])

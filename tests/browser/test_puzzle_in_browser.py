@@ -1,0 +1,54 @@
+"""The daily puzzle in a browser: answered with the keyboard alone on a phone (the game
+page's own board, rack and preview), its answer shown, the result and the calendar
+axe-clean in both themes on a phone and a desktop, in another interface language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from puzzles import services
+from tests.browser.conftest import in_thread, shot
+from tests.browser.test_accessibility import check_both_themes
+
+pytestmark = [pytest.mark.browser]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_daily_puzzle_answered_by_keyboard_on_a_phone(open_page: Any, ana: Any) -> None:
+    puzzle = in_thread(services.daily_puzzle, services.today(), "en")
+    # A play without a blank, so that typing its letters lays exactly its tiles.
+    play = next(p for p in puzzle.top if not any(ch.islower() for _r, _c, ch in p["tiles"]))
+    tiles = play["tiles"]
+    page = open_page(ana, "/puzzles/en/", viewport=PHONE, language="fr", bypass_csp=True)
+    assert "Problème du jour" in page.locator("h1").inner_text()
+    check_both_themes(page)
+    shot(page, "puzzle-phone-fr")
+    row, col, _ = tiles[0]
+    page.locator(f"#sq-{row}-{col}").focus()
+    if len(tiles) > 1 and tiles[0][0] != tiles[1][0]:
+        page.keyboard.press(" ")  # down, not across
+    for _r, _c, letter in tiles:
+        page.keyboard.type(letter)
+    expect(page.locator("#move-panel .play-button")).to_be_enabled()
+    expect(page.locator("#move-panel .play-button")).to_contain_text(str(play["score"]))
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#puzzle-result")
+    result = page.locator("#puzzle-result")
+    expect(result).to_contain_text(f"{services.share_of(play['score'], puzzle.best_score)}")
+    expect(result.locator(".top-plays > li")).to_have_count(len(puzzle.top))
+    share = page.locator("#share-text").input_value()
+    assert share
+    assert not any(ch.isalpha() for ch in share)
+    check_both_themes(page)
+    shot(page, "puzzle-answer-phone-fr")
+    calendar = open_page(ana, "/puzzles/en/calendar/", viewport=DESKTOP, language="de", bypass_csp=True)
+    expect(calendar.locator("h1")).to_contain_text("Frühere Rätsel")
+    check_both_themes(calendar)
+    desktop = open_page(ana, "/puzzles/en/", viewport=DESKTOP, language="de")
+    shot(desktop, "puzzle-answer-desktop-de")
