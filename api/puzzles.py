@@ -5,7 +5,7 @@ answer (the best plays) is in the response only once the caller has answered."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest
 from ninja import Router, Schema
@@ -16,15 +16,15 @@ from api.auth import signed_in
 from api.errors import ApiError
 from api.games import REFUSALS, placements
 from api.ratelimit import LOOKUP, WRITE
-from api.schemas import PreviewIn, PreviewOut
+from api.schemas import Body, PreviewIn, PreviewOut
 from games.messages import error_message as play_message
-from puzzles import services
+from puzzles import services, solo
 from puzzles.messages import error_message
-from puzzles.models import Attempt, Puzzle
+from puzzles.models import Attempt, Puzzle, SoloChallenge
 
 router = Router(tags=["puzzles"])
 
-STATUS = {"unknown_language": 404, "no_puzzle": 404, "future_day": 404, "bad_day": 400}
+STATUS = {"unknown_language": 404, "no_puzzle": 404, "future_day": 404, "bad_day": 400, "bad_kind": 400}
 
 
 def example(value: dict[str, Any]) -> Any:
@@ -140,6 +140,94 @@ def shown(request: HttpRequest, puzzle: Puzzle) -> dict[str, Any]:
             ],
         },
     }
+
+
+class SoloChallengeOut(Schema):
+    model_config = example(
+        {
+            "game": 42,
+            "kind": "daily",
+            "day": "2026-11-27",
+            "language": "en",
+            "turns": 5,
+            "target": 131,
+            "score": None,
+            "stars": None,
+        }
+    )
+    game: int = Field(
+        description="The game to play it in: the games endpoints (GET /games/ID, POST /games/ID/play)."
+    )
+    kind: str
+    day: date | None
+    language: str
+    turns: int
+    target: int = Field(
+        description="What the engine's best play each turn scores from the same deal (three stars)."
+    )
+    score: int | None = Field(description="Once the game is over.")
+    stars: int | None
+
+
+class SoloBestOut(Schema):
+    username: str
+    score: int
+
+
+class SoloOut(Schema):
+    mine: list[SoloChallengeOut]
+    today_best: list[SoloBestOut]
+
+
+class SoloStartIn(Body):
+    model_config = example({"kind": "daily"})
+    kind: Literal["daily", "practice"]
+
+
+def challenge_out(c: SoloChallenge) -> dict[str, Any]:
+    return {
+        "game": c.game_id,
+        "kind": c.kind,
+        "day": c.day,
+        "language": c.language,
+        "turns": c.turns,
+        "target": c.greedy_total,
+        "score": c.score,
+        "stars": c.stars,
+    }
+
+
+@router.get(
+    "/solo/{language}", response={200: SoloOut, **REFUSALS}, throttle=LOOKUP, summary="Solo challenges"
+)
+def solo_challenges(request: HttpRequest, language: str) -> Any:
+    """Your latest solo challenges in ``language`` and today's best scores."""
+    try:
+        services.check_language(language)
+    except services.PuzzleError as exc:
+        raise refused(exc) from None
+    return {
+        "mine": [challenge_out(c) for c in solo.mine(signed_in(request), language)],
+        "today_best": [
+            {"username": c.user.username, "score": c.score}
+            for c in solo.day_table(language, services.today())
+        ],
+    }
+
+
+@router.post(
+    "/solo/{language}",
+    response={200: SoloChallengeOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Start a solo challenge",
+)
+def solo_start(request: HttpRequest, language: str, body: SoloStartIn) -> Any:
+    """Today's challenge (the same deal for everyone; the one you started, if any) or a
+    practice one (the one under way, else a new deal). Play it as any game."""
+    try:
+        return challenge_out(solo.start(user=signed_in(request), language=language, kind=body.kind))
+    except services.PuzzleError as exc:
+        raise refused(exc) from None
 
 
 @router.get(

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.actions import ENGINE_ACTION_KINDS, EngineAction, Exchange, Pass, Play, Resign, Timeout
+from engine.state import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,9 @@ class Deal:
 
     players: tuple[int | str, ...]
     start: bool
+    #: The rules the game is dealt under (None: this game's own, ``engine.Rules()``); a
+    #: solo challenge deals one seat with a turn limit.
+    rules: Rules | None = None
     kind: ClassVar[str] = "deal"
 
 

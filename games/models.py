@@ -322,6 +322,7 @@ class Game(models.Model):
         SCORELESS = "scoreless", _("Three scoreless turns")
         RESIGN = "resign", _("Resigned")
         TIMEOUT = "timeout", _("Ran out of time")
+        TURNS = "turns", _("Turn limit reached")
 
     LIVE_STATUSES = (Status.INVITED, Status.ACTIVE)
 
@@ -694,6 +695,9 @@ class Game(models.Model):
                 purchase.refund = refund_coins(entry=purchase.entry)
                 purchase.save(update_fields=["refund"])
         seats = self.seat_list()
+        if len(seats) < 2:
+            # A solo game (a challenge against a target) pays no coins: no one was played.
+            return
         made = Counter(m.seat for m in self.moves.filter(kind__in=["play", "exchange", "pass"]))
         if played.record.kind in ("play", "exchange", "pass"):
             made[played.record.seat] += 1
@@ -708,7 +712,9 @@ class Game(models.Model):
         users = get_user_model().objects.in_bulk([p for p in action.players if isinstance(p, int)])
         players = [p if isinstance(p, str) else users[p] for p in action.players]
         create_seats(self, players)
-        state = engine.new_game(self.language, rng_for(self.seed, "deal"))
+        state = engine.new_game(
+            self.language, rng_for(self.seed, "deal"), players=len(players), rules=action.rules
+        )
         self.state = state.to_dict()
         self.first_player = None if isinstance(players[0], str) else players[0]
         self.status = Game.Status.ACTIVE if action.start else Game.Status.INVITED

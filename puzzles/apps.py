@@ -7,3 +7,9 @@ from django.utils.translation import gettext_lazy as _
 class PuzzlesConfig(AppConfig):
     name = "puzzles"
     verbose_name = _("Puzzles")
+
+    def ready(self) -> None:
+        from games.models import register_followups
+        from puzzles.solo import on_game_committed
+
+        register_followups(on_game_committed)

@@ -14,6 +14,7 @@ MESSAGES: dict[str, Promise] = {
     "future_day": _("That puzzle is not out yet."),
     "bad_day": _("That is not a date (use YYYY-MM-DD)."),
     "bad_tiles": _("The tiles sent could not be read."),
+    "bad_kind": _("Choose the daily challenge or practice."),
 }
 
 

@@ -89,3 +89,44 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.puzzle}"
+
+
+class SoloChallenge(models.Model):
+    """A short game on one's own against a target: a solo ``games.Game`` (one seat, a
+    turn limit) dealt from ``seed``, measured against ``greedy_total``, what the engine's
+    best play each turn scores from the same deal. ``DAILY``: the day's seed, the same for
+    everyone, one per player, language and day; ``PRACTICE``: a fresh seed any time."""
+
+    class Kind(models.TextChoices):
+        DAILY = "daily", _("Daily challenge")
+        PRACTICE = "practice", _("Practice")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="solo_challenges"
+    )
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="solo_challenge")
+    language = models.CharField(_("language"), max_length=8)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    day = models.DateField(_("day (UTC)"), null=True, blank=True)
+    seed = models.BigIntegerField(_("seed"))
+    turns = models.PositiveSmallIntegerField(_("turns"))
+    greedy_total = models.IntegerField(_("the engine's total"))
+    # Set in the transaction that ends the game (puzzles.solo.on_game_committed).
+    score = models.IntegerField(_("score"), null=True, blank=True)
+    stars = models.PositiveSmallIntegerField(_("stars"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("solo challenge")
+        verbose_name_plural = _("solo challenges")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "language", "day"],
+                condition=models.Q(kind="daily"),
+                name="puzzles_one_daily_challenge",
+            )
+        ]
+        indexes = [models.Index(fields=["language", "day", "kind", "score"], name="puzzles_solo_day_best")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind} {self.language} {self.seed}"

@@ -8,6 +8,9 @@ app_name = "puzzles"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    # Before "<language>/": "solo" is not a language.
+    path("solo/<str:language>/", views.solo_page, name="solo"),
+    path("solo/<str:language>/start", views.solo_start, name="solo-start"),
     path("<str:language>/", views.daily, name="daily"),
     path("<str:language>/calendar/", views.calendar, name="calendar"),
     path("<str:language>/<str:day>/", views.day, name="day"),

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 import engine
 from games.forms import TilesForm
 from games.views import AuthedRequest
-from puzzles import rendering, services
+from puzzles import rendering, services, solo
 from puzzles.messages import error_message
 from puzzles.models import Puzzle
 
@@ -137,3 +137,41 @@ def calendar(request: AuthedRequest, language: str) -> HttpResponse:
         "today": services.today(),
     }
     return render(request, "puzzles/calendar.html", context)
+
+
+@login_required
+def solo_page(request: AuthedRequest, language: str) -> HttpResponse:
+    """Solo challenges in ``language``: today's (shared by everyone) and its table,
+    practice, and the player's latest ones."""
+    return render(request, "puzzles/solo.html", solo_context(request, language))
+
+
+def solo_context(request: AuthedRequest, language: str, **extra: Any) -> dict[str, Any]:
+    try:
+        services.check_language(language)
+    except services.PuzzleError as exc:
+        raise Http404(error_message(exc.code)) from None
+    return {
+        "language": language,
+        "language_name": rendering.language_name(language),
+        "languages": rendering.LANGUAGE_CHOICES,
+        "turns": solo.TURNS,
+        "table": solo.day_table(language, services.today()),
+        "mine": solo.mine(request.user, language),
+        "errors": [],
+        **extra,
+    }
+
+
+@require_POST
+@login_required
+def solo_start(request: AuthedRequest, language: str) -> HttpResponse:
+    """Start (or go back to) a challenge: the game page plays it."""
+    try:
+        challenge = solo.start(user=request.user, language=language, kind=request.POST.get("kind", ""))
+    except services.PuzzleError as exc:
+        if exc.code == "unknown_language":
+            raise Http404(error_message(exc.code)) from None
+        context = solo_context(request, language, errors=[error_message(exc.code)])
+        return render(request, "puzzles/solo.html", context, status=400)
+    return redirect("games:detail", challenge.game_id)

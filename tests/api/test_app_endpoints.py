@@ -219,6 +219,8 @@ PAGE_ACTIONS: dict[str, str] = {
     "puzzles:day": "GET /api/v1/puzzles/{language}/{day}",
     "puzzles:preview": "POST /api/v1/puzzles/{language}/{day}/preview",
     "puzzles:submit": "POST /api/v1/puzzles/{language}/{day}",
+    "puzzles:solo": "GET /api/v1/puzzles/solo/{language}",
+    "puzzles:solo-start": "POST /api/v1/puzzles/solo/{language}",
 }
 
 #: Whole namespaces left out: the admin (staff), Django's sign-in pages, the word pages
@@ -294,6 +296,8 @@ def test_new_endpoints_documented_with_an_example() -> None:
         "StudyItemOut",
         "PuzzleOut",
         "PuzzleAnswerIn",
+        "SoloChallengeOut",
+        "SoloStartIn",
     ):
         assert schemas[name].get("examples"), name
 

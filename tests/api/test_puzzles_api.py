@@ -61,3 +61,15 @@ def test_puzzle_refusals_are_clear(api_as: Api, ana: Any) -> None:
     assert illegal.json()["message"]
     assert a.post("/puzzles/daily/en", {"tiles": [[0, 0, "QQ"]]}).json()["error"] == "bad_tiles"
     assert not Attempt.objects.exists()
+
+
+def test_solo_challenge_started_and_listed(api_as: Api, ana: Any) -> None:
+    a = api_as(ana)
+    started = a.post("/puzzles/solo/en", {"kind": "daily"}).json()
+    assert (started["turns"], started["score"], started["kind"]) == (5, None, "daily")
+    assert started["target"] > 0
+    assert a.post("/puzzles/solo/en", {"kind": "daily"}).json()["game"] == started["game"]
+    assert a.get(f"/games/{started['game']}").status_code == 200
+    assert a.get("/puzzles/solo/en").json() == {"mine": [started], "today_best": []}
+    assert a.post("/puzzles/solo/en", {"kind": "weekly"}).status_code == 400
+    assert a.get("/puzzles/solo/xx").json()["error"] == "unknown_language"
