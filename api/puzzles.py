@@ -5,7 +5,7 @@ answer (the best plays) is in the response only once the caller has answered."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
 from ninja import Router, Schema
@@ -16,14 +16,16 @@ from api.auth import signed_in
 from api.errors import ApiError
 from api.games import REFUSALS, placements
 from api.ratelimit import LOOKUP, WRITE
-from api.schemas import Body, PreviewIn, PreviewOut
+from api.schemas import Body, PreviewIn, PreviewOut, Text
 from games.messages import error_message as play_message
-from puzzles import services, solo
+from games.models import Game
+from puzzles import duels, services, solo
 from puzzles.messages import error_message
-from puzzles.models import Attempt, Puzzle, SoloChallenge
+from puzzles.models import Attempt, Duel, Puzzle, SoloChallenge
 
 router = Router(tags=["puzzles"])
 
+DUEL_STATUS = {"unknown_player": 404, "duel_self": 400}
 STATUS = {"unknown_language": 404, "no_puzzle": 404, "future_day": 404, "bad_day": 400, "bad_kind": 400}
 
 
@@ -228,6 +230,142 @@ def solo_start(request: HttpRequest, language: str, body: SoloStartIn) -> Any:
         return challenge_out(solo.start(user=signed_in(request), language=language, kind=body.kind))
     except services.PuzzleError as exc:
         raise refused(exc) from None
+
+
+class DuelIn(Body):
+    model_config = example({"game": 42, "move": 7, "opponent": "ben"})
+    game: int = Field(description="A finished game of yours.")
+    move: int = Field(description="One of your own moves in it (its number).")
+    opponent: Annotated[Text, Field(min_length=1, max_length=150)] = Field(description="A friend's username.")
+
+
+class DuelOut(Schema):
+    model_config = example(
+        {
+            "id": 3,
+            "challenger": "ana",
+            "opponent": "ben",
+            "language": "en",
+            "board": ["..............."] * 15,
+            "rack": "AEINRST",
+            "answered": False,
+            "result": None,
+        }
+    )
+    id: int
+    challenger: str
+    opponent: str
+    language: str
+    board: list[str]
+    rack: str
+    answered: bool
+    result: dict[str, Any] | None = Field(
+        description="Once the friend has played: both scores and ranks, the best score, the best plays."
+    )
+
+
+def duel_out(duel: Duel) -> dict[str, Any]:
+    answered = duel.answered_at is not None
+    return {
+        "id": duel.pk,
+        "challenger": duel.challenger.username,
+        "opponent": duel.opponent.username,
+        "language": duel.language,
+        "board": list(duel.board),
+        "rack": duel.rack,
+        "answered": answered,
+        "result": {
+            "challenger_score": duel.challenger_score,
+            "challenger_rank": duel.challenger_rank,
+            "challenger_words": duel.challenger_words,
+            "score": duel.score,
+            "rank": duel.rank,
+            "words": duel.words,
+            "best": duel.best_score,
+            "plays": duel.plays,
+            "top": duel.top,
+        }
+        if answered
+        else None,
+    }
+
+
+def found_duel(request: HttpRequest, duel_id: int) -> Duel:
+    try:
+        return duels.visible(duel_id, signed_in(request))
+    except services.PuzzleError as exc:
+        raise ApiError("not_found") from exc
+
+
+@router.post(
+    "/duels", response={200: DuelOut, **REFUSALS}, throttle=WRITE, summary="Challenge a friend to a move"
+)
+def duel_new(request: HttpRequest, body: DuelIn) -> Any:
+    """Put one of your own moves of a finished game to a friend: the board before it and
+    your rack then. The friend is notified and plays it once."""
+    user = signed_in(request)
+    game = Game.objects.watchable_by(user).filter(pk=body.game).first()
+    if game is None:
+        raise ApiError("not_found")
+    try:
+        return duel_out(
+            duels.challenge(challenger=user, game=game, number=body.move, opponent_name=body.opponent)
+        )
+    except services.PuzzleError as exc:
+        raise ApiError(
+            exc.code, status=DUEL_STATUS.get(exc.code, 403), message=error_message(exc.code)
+        ) from None
+
+
+@router.get("/duels/{duel_id}", response={200: DuelOut, **REFUSALS}, throttle=LOOKUP, summary="A rack duel")
+def duel_get(request: HttpRequest, duel_id: int) -> Any:
+    """A duel you sent or received; its result only once the friend has played."""
+    return duel_out(found_duel(request, duel_id))
+
+
+@router.post(
+    "/duels/{duel_id}", response={200: DuelOut, **REFUSALS}, throttle=WRITE, summary="Play a rack duel"
+)
+def duel_answer(request: HttpRequest, duel_id: int, body: PuzzleAnswerIn) -> Any:
+    """The friend's one play (the first legal one counts); the challenger is notified."""
+    duel = found_duel(request, duel_id)
+    try:
+        return duel_out(duels.answer(duel=duel, user=signed_in(request), placements=placements(body.tiles)))
+    except services.PuzzleError as exc:
+        raise ApiError(exc.code, status=403, message=error_message(exc.code)) from None
+    except engine.IllegalMove as exc:
+        raise ApiError(
+            exc.code, status=400, words=list(exc.words), message=play_message(exc.code, words=exc.words)
+        ) from None
+
+
+@router.post(
+    "/duels/{duel_id}/preview",
+    response={200: PreviewOut, **REFUSALS},
+    throttle=LOOKUP,
+    summary="Check a duel play",
+)
+def duel_preview(request: HttpRequest, duel_id: int, body: PreviewIn) -> Any:
+    duel = found_duel(request, duel_id)
+    try:
+        evaluation = duels.evaluate(duel, placements(body.tiles))
+    except engine.IllegalMove as exc:
+        return {
+            "valid": False,
+            "score": 0,
+            "bingo": False,
+            "words": [],
+            "error": exc.code,
+            "message": play_message(exc.code, words=exc.words),
+        }
+    return {
+        "valid": True,
+        "score": evaluation.score,
+        "bingo": evaluation.bingo,
+        "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
+        "error": None,
+        "message": None,
+    }
 
 
 @router.get(

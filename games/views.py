@@ -28,7 +28,7 @@ import engine
 from dictionaries.definitions import meanings
 from dictionaries.models import language_name
 from games import archive as archives
-from games import live, rendering, services, study
+from games import hooks, live, rendering, services, study
 from games.actions import Accept, Action, BuyExtra, Decline, Pass, Resign
 from games.archive import Filters
 from games.forms import (
@@ -42,7 +42,7 @@ from games.forms import (
     QuizAnswerForm,
     TilesForm,
 )
-from games.gameview import chat_lines, load_game
+from games.gameview import MoveView, chat_lines, load_game
 from games.messages import error_message
 from games.models import Game, GameError, GameMovedOn, StudyItem
 from games.pov import Pov
@@ -385,6 +385,10 @@ def gcg(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
 @game_view()
 def replay(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     context = rendering.replay_context(game, step_of(request))
+    move = context["current_move"]
+    # What apps above games offer on the viewer's own move of a finished game (a rack duel).
+    if context["is_over"] and isinstance(move, MoveView) and pov.seat is not None and move.seat == pov.seat:
+        context["step_links"] = hooks.replay_links(game, pov.seat, move.number)
     return render(request, "games/_replay.html" if request.htmx else "games/replay.html", context)
 
 

@@ -28,6 +28,7 @@ class Kind(models.TextChoices):
     DEADLINE_WARNING = "deadline_warning", _("Time running out")
     DIGEST = "digest", _("Daily summary of the games waiting for you")
     NOTICE = "notice", _("Moderators' decisions and your suggested words")
+    DUEL = "duel", _("Rack duels")
 
 
 class Channel(models.TextChoices):

@@ -21,6 +21,7 @@ DEFAULTS: dict[str, frozenset[str]] = {
     # One mail a day instead of one per move.
     Kind.DIGEST: frozenset({Channel.EMAIL}),
     Kind.NOTICE: frozenset({Channel.PUSH, Channel.EMAIL}),
+    Kind.DUEL: frozenset({Channel.PUSH}),
 }
 
 

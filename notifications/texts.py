@@ -61,6 +61,14 @@ SENTENCES: dict[tuple[str, str], tuple[Promise, Promise]] = {
             "runs until %(deadline)s. It will not be extended again."
         ),
     ),
+    (Kind.DUEL, "challenged"): (
+        _("%(who)s challenges you to a rack duel"),
+        _("Play the best move you can find with %(who)s's rack from one of their games."),
+    ),
+    (Kind.DUEL, "answered"): (
+        _("%(who)s played your rack duel"),
+        _("%(who)s scored %(theirs)s, you %(mine)s; the best play was worth %(best)s."),
+    ),
     (Kind.DEADLINE_WARNING, ""): (
         _("Time is running out in your game against %(who)s"),
         _(

@@ -15,6 +15,13 @@ MESSAGES: dict[str, Promise] = {
     "bad_day": _("That is not a date (use YYYY-MM-DD)."),
     "bad_tiles": _("The tiles sent could not be read."),
     "bad_kind": _("Choose the daily challenge or practice."),
+    "duel_not_finished": _("A duel can only come from a finished game."),
+    "duel_not_yours": _("You can only challenge a friend to one of your own moves."),
+    "duel_self": _("Challenge a friend, not yourself."),
+    "duel_not_friend": _("You can only challenge your friends."),
+    "duel_not_for_you": _("This duel is for your friend to play."),
+    "unknown_player": _("There is no player with that username."),
+    "not_found": _("There is nothing here, or it is not yours to see."),
 }
 
 

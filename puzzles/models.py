@@ -130,3 +130,55 @@ class SoloChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind} {self.language} {self.seed}"
+
+
+class Duel(models.Model):
+    """A rack duel: the challenger's position at one of their own moves of a finished game
+    (the board before it and their rack then, nothing else of the game), put to a friend,
+    who plays it once. Both are scored against the engine's best; the answer stays hidden
+    from the friend until they have played."""
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="duels_sent"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="duels_received"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    move_number = models.PositiveIntegerField(_("move"))
+    language = models.CharField(_("language"), max_length=8)
+    layout = models.CharField(_("board"), max_length=16)
+    rules = models.JSONField(_("rules"), default=dict)
+    board = models.JSONField(_("board rows"))
+    rack = models.CharField(_("rack"), max_length=16)
+    dictionary_version = models.PositiveIntegerField(_("dictionary version"), null=True, blank=True)
+    best_score = models.IntegerField(_("best score"))
+    plays = models.PositiveIntegerField(_("legal plays"))
+    top = models.JSONField(_("best plays"), default=list)
+    # What the challenger played from this position in the game.
+    challenger_words = models.JSONField(_("challenger's words"), default=list)
+    challenger_score = models.IntegerField(_("challenger's score"))
+    challenger_rank = models.PositiveIntegerField(_("challenger's rank"))
+    # The friend's one play (empty until answered).
+    tiles = models.JSONField(_("tiles"), default=list)
+    words = models.JSONField(_("words"), default=list)
+    score = models.IntegerField(_("score"), null=True, blank=True)
+    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True)
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rack duel")
+        verbose_name_plural = _("rack duels")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.challenger_id} → {self.opponent_id} #{self.game_id}/{self.move_number}"
+
+    def board_obj(self) -> engine.Board:
+        return tuple(str(line) for line in self.board)
+
+    def tileset(self) -> engine.TileSet:
+        return (engine.Rules.from_dict(self.rules) if self.rules else engine.Rules()).tileset_for(
+            self.language
+        )

@@ -9,15 +9,17 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.views.decorators.http import require_POST
 
 import engine
+from accounts.services import friends_of
 from games.forms import TilesForm
+from games.models import Game
 from games.views import AuthedRequest
-from puzzles import rendering, services, solo
+from puzzles import duels, rendering, services, solo
 from puzzles.messages import error_message
 from puzzles.models import Puzzle
 
@@ -175,3 +177,100 @@ def solo_start(request: AuthedRequest, language: str) -> HttpResponse:
         context = solo_context(request, language, errors=[error_message(exc.code)])
         return render(request, "puzzles/solo.html", context, status=400)
     return redirect("games:detail", challenge.game_id)
+
+
+def duel_refusal(exc: services.PuzzleError) -> HttpResponse:
+    if exc.code == "not_found":
+        raise Http404(error_message(exc.code))
+    return HttpResponse(error_message(exc.code), status=403 if exc.code.startswith("duel_") else 400)
+
+
+@login_required
+def duel_new(request: AuthedRequest, game_id: int, number: int) -> HttpResponse:
+    """Choose the friend to challenge to one of your moves of a finished game."""
+    game = get_object_or_404(Game.objects.watchable_by(request.user), pk=game_id)
+    try:
+        duels.position_of(game, request.user, number)
+    except services.PuzzleError as exc:
+        return duel_refusal(exc)
+    context: dict[str, Any] = {
+        "game": game,
+        "number": number,
+        "friends": friends_of(request.user),
+        "errors": [],
+    }
+    if request.method == "POST":
+        try:
+            duel = duels.challenge(
+                challenger=request.user,
+                game=game,
+                number=number,
+                opponent_name=request.POST.get("opponent", ""),
+            )
+        except services.PuzzleError as exc:
+            context["errors"] = [error_message(exc.code)]
+            return render(request, "puzzles/duel_new.html", context, status=400)
+        return redirect("puzzles:duel", duel.pk)
+    return render(request, "puzzles/duel_new.html", context)
+
+
+@login_required
+def duel(request: AuthedRequest, duel_id: int) -> HttpResponse:
+    try:
+        found = duels.visible(duel_id, request.user)
+    except services.PuzzleError as exc:
+        return duel_refusal(exc)
+    return render(request, "puzzles/duel.html", rendering.duel_context(found, request.user))
+
+
+@require_POST
+@login_required
+def duel_preview(request: AuthedRequest, duel_id: int) -> HttpResponse:
+    try:
+        found = duels.visible(duel_id, request.user)
+    except services.PuzzleError as exc:
+        return duel_refusal(exc)
+    form = TilesForm(request.POST)
+    pending = request.POST.get("tiles", "")[:400]
+    if not form.is_valid():
+        item = rendering.preview_item(error=error_message("bad_tiles"))
+    else:
+        try:
+            item = rendering.preview_item(duels.evaluate(found, form.placements()))
+        except engine.IllegalMove as exc:
+            item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
+    context = {"preview": item, "pending": pending, "form_errors": [], "oob": True, "version": 0}
+    return HttpResponse(render_to_string("puzzles/_move_panel.html", context, request=request))
+
+
+@require_POST
+@login_required
+def duel_answer(request: AuthedRequest, duel_id: int) -> HttpResponse:
+    """The friend's one play; an illegal one is shown again with the reason."""
+    try:
+        found = duels.visible(duel_id, request.user)
+    except services.PuzzleError as exc:
+        return duel_refusal(exc)
+    form = TilesForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise services.PuzzleError("bad_tiles")
+        duels.answer(duel=found, user=request.user, placements=form.placements())
+    except services.PuzzleError as exc:
+        if exc.code != "bad_tiles":
+            return duel_refusal(exc)
+        return render(
+            request,
+            "puzzles/duel.html",
+            rendering.duel_context(found, request.user, form_errors=[error_message(exc.code)]),
+            status=400,
+        )
+    except engine.IllegalMove as exc:
+        context = rendering.duel_context(
+            found,
+            request.user,
+            pending=request.POST.get("tiles", "")[:400],
+            form_errors=[error_message(exc.code, words=exc.words)],
+        )
+        return render(request, "puzzles/duel.html", context, status=400)
+    return redirect("puzzles:duel", found.pk)

@@ -221,6 +221,10 @@ PAGE_ACTIONS: dict[str, str] = {
     "puzzles:submit": "POST /api/v1/puzzles/{language}/{day}",
     "puzzles:solo": "GET /api/v1/puzzles/solo/{language}",
     "puzzles:solo-start": "POST /api/v1/puzzles/solo/{language}",
+    "puzzles:duel-new": "POST /api/v1/puzzles/duels",
+    "puzzles:duel": "GET /api/v1/puzzles/duels/{duel_id}",
+    "puzzles:duel-preview": "POST /api/v1/puzzles/duels/{duel_id}/preview",
+    "puzzles:duel-answer": "POST /api/v1/puzzles/duels/{duel_id}",
 }
 
 #: Whole namespaces left out: the admin (staff), Django's sign-in pages, the word pages
@@ -298,6 +302,8 @@ def test_new_endpoints_documented_with_an_example() -> None:
         "PuzzleAnswerIn",
         "SoloChallengeOut",
         "SoloStartIn",
+        "DuelIn",
+        "DuelOut",
     ):
         assert schemas[name].get("examples"), name
 

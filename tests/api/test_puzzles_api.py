@@ -73,3 +73,27 @@ def test_solo_challenge_started_and_listed(api_as: Api, ana: Any) -> None:
     assert a.get("/puzzles/solo/en").json() == {"mine": [started], "today_best": []}
     assert a.post("/puzzles/solo/en", {"kind": "weekly"}).status_code == 400
     assert a.get("/puzzles/solo/xx").json()["error"] == "unknown_language"
+
+
+def test_rack_duel_through_the_api(api_as: Api, ana: Any, ben: Any, cleo: Any) -> None:
+    from accounts.models import Friendship
+    from tests.puzzles.test_daily import make_source_game
+
+    Friendship.objects.create(from_user=ana, to_user=ben, status=Friendship.Status.ACCEPTED)
+    game = make_source_game((ana, ben), 31)
+    a, b = api_as(ana), api_as(ben)
+    assert (
+        a.post("/puzzles/duels", {"game": game.pk, "move": 2, "opponent": "ben"}).json()["error"]
+        == "duel_not_yours"
+    )
+    made = a.post("/puzzles/duels", {"game": game.pk, "move": 1, "opponent": "ben"}).json()
+    assert (made["answered"], made["result"]) == (False, None)
+    assert b.get(f"/puzzles/duels/{made['id']}").json() == made
+    assert api_as(cleo).get(f"/puzzles/duels/{made['id']}").status_code == 404
+    from puzzles.models import Duel
+
+    best = [[r, c, ch] for r, c, ch in Duel.objects.get().top[0]["tiles"]]
+    assert b.post(f"/puzzles/duels/{made['id']}/preview", {"tiles": best}).json()["valid"] is True
+    assert a.post(f"/puzzles/duels/{made['id']}", {"tiles": best}).status_code == 403
+    played = b.post(f"/puzzles/duels/{made['id']}", {"tiles": best}).json()
+    assert played["result"]["score"] == played["result"]["best"]
