@@ -1132,6 +1132,7 @@ class StudyItem(models.Model):
     class Kind(models.TextChoices):
         BINGO = "bingo", _("Missed bingo")
         PLAY = "play", _("High-scoring play")
+        WORD = "word", _("Word from a game's moves")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="study_items")
     language = models.CharField(_("language"), max_length=8)

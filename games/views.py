@@ -529,3 +529,18 @@ def archive_download(request: AuthedRequest, username: str, fmt: str) -> HttpRes
     response = StreamingHttpResponse(body, content_type=kind)
     response["Content-Disposition"] = f'attachment; filename="wordgame-{player.username}-games.{fmt}"'
     return response
+
+
+@require_POST
+@login_required
+@game_view()
+def study_word(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
+    """Learner mode: one tap puts a word of the move log on the viewer's study list."""
+    try:
+        number = int(request.POST.get("move", ""))
+    except ValueError:
+        number = 0
+    item = study.add_word(user=request.user, game=game, number=number, word=request.POST.get("word", "")[:32])
+    if item is None:
+        return HttpResponseBadRequest(error_message("bad_study_word"))
+    return render(request, "games/_study_added.html", {"item": item})

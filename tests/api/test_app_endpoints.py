@@ -221,6 +221,7 @@ PAGE_ACTIONS: dict[str, str] = {
     "puzzles:submit": "POST /api/v1/puzzles/{language}/{day}",
     "puzzles:solo": "GET /api/v1/puzzles/solo/{language}",
     "puzzles:solo-start": "POST /api/v1/puzzles/solo/{language}",
+    "games:study-word": "POST /api/v1/games/{game_id}/study-word",
     "puzzles:duel-new": "POST /api/v1/puzzles/duels",
     "puzzles:duel": "GET /api/v1/puzzles/duels/{duel_id}",
     "puzzles:duel-preview": "POST /api/v1/puzzles/duels/{duel_id}/preview",

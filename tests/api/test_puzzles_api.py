@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from games.models import Game
 from puzzles import services
 from puzzles.models import Attempt
 from tests.api.conftest import ApiClient
@@ -97,3 +98,25 @@ def test_rack_duel_through_the_api(api_as: Api, ana: Any, ben: Any, cleo: Any) -
     assert a.post(f"/puzzles/duels/{made['id']}", {"tiles": best}).status_code == 403
     played = b.post(f"/puzzles/duels/{made['id']}", {"tiles": best}).json()
     assert played["result"]["score"] == played["result"]["best"]
+
+
+def test_study_word_from_a_games_moves(api_as: Api, ana: Any, ben: Any, cleo: Any) -> None:
+    from tests.puzzles.test_daily import make_source_game
+
+    game = make_source_game((ana, ben), 51)
+    Game.objects.filter(pk=game.pk).update(is_public=False)
+    move = game.moves.filter(kind="play").order_by("number").first()
+    assert move is not None
+    word = move.words[0]["word"]
+    added = api_as(ana).post(f"/games/{game.pk}/study-word", {"move": move.number, "word": word})
+    assert added.status_code == 201
+    assert (added.json()["word"], added.json()["kind"]) == (word, "word")
+    assert (
+        api_as(ana).post(f"/games/{game.pk}/study-word", {"move": move.number, "word": "ZZZ"}).status_code
+        == 400
+    )
+    # A private game's words are not for outsiders.
+    assert (
+        api_as(cleo).post(f"/games/{game.pk}/study-word", {"move": move.number, "word": word}).status_code
+        == 404
+    )

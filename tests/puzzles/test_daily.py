@@ -215,10 +215,13 @@ def make_source_game(players: tuple[Any, Any], seed: int, *, turns: int = 8) -> 
     for index, user in enumerate(players):
         Seat.objects.create(game=game, index=index, user=user)
     for number in range(1, turns + 1):
+        if state.over:
+            break
         seat = state.turn
         rack = state.racks[seat]
         choice = analysis.computer_move(state, seat, lexicon, "hard", rng)
-        state = choice.apply(state, seat, lexicon, rng).state
+        played = choice.apply(state, seat, lexicon, rng)
+        state = played.state
         Move.objects.create(
             game=game,
             number=number,
@@ -229,6 +232,7 @@ def make_source_game(players: tuple[Any, Any], seed: int, *, turns: int = 8) -> 
                 {"row": p.row, "col": p.col, "letter": p.letter, "blank": p.blank} for p in choice.placements
             ],
             score=choice.score,
+            words=[w.to_dict() for w in played.record.words],
             rack_before=rack,
             engine_record={},
         )

@@ -69,7 +69,10 @@ def test_duel_has_the_exact_position_and_hides_the_answer(ana: Any, ben: Any) ->
     client_for(ben).post(answer, {"tiles": tiles_text(duel.top[1]["tiles"])})
     client_for(ben).post(answer, {"tiles": tiles_text(duel.top[0]["tiles"])})
     duel.refresh_from_db()
-    assert (duel.score, duel.rank) == (duel.top[1]["score"], 1 + sum(1 for p in duel.top if p["score"] > duel.top[1]["score"]))
+    assert (duel.score, duel.rank) == (
+        duel.top[1]["score"],
+        1 + sum(1 for p in duel.top if p["score"] > duel.top[1]["score"]),
+    )
     result = Notification.objects.get(recipient=ana, kind="duel")
     assert result.params == {
         "variant": "answered",
@@ -108,5 +111,8 @@ def test_a_duel_shows_only_the_challengers_rack_of_a_finished_game(ana: Any, ben
     replay = reverse("games:replay", args=[game.pk])
     new = reverse("puzzles:duel-new", args=[game.pk, 3])
     assert new in client_for(ana).get(replay + "?move=3").content.decode()
-    assert reverse("puzzles:duel-new", args=[game.pk, 2]) not in client_for(ana).get(replay + "?move=2").content.decode()
+    assert (
+        reverse("puzzles:duel-new", args=[game.pk, 2])
+        not in client_for(ana).get(replay + "?move=2").content.decode()
+    )
     assert new not in client_for(ben).get(replay + "?move=3").content.decode()
