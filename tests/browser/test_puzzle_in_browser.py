@@ -52,3 +52,22 @@ def test_daily_puzzle_answered_by_keyboard_on_a_phone(open_page: Any, ana: Any) 
     check_both_themes(calendar)
     desktop = open_page(ana, "/puzzles/en/", viewport=DESKTOP, language="de")
     shot(desktop, "puzzle-answer-desktop-de")
+    solo = open_page(ana, "/puzzles/solo/en/", viewport=PHONE, language="sv", bypass_csp=True)
+    expect(solo.locator("h1")).to_contain_text("Soloutmaningar")
+    check_both_themes(solo)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_learner_mode_meanings_and_one_tap_to_the_study_list(open_page: Any, ana: Any, ben: Any) -> None:
+    from games.models import StudyItem
+    from tests.puzzles.test_daily import make_source_game
+
+    game = in_thread(make_source_game, (ana, ben), 41)
+    page = open_page(ana, f"/games/{game.pk}/", viewport=DESKTOP, language="it", bypass_csp=True)
+    expect(page.locator("#move-log .meaning").first).to_be_visible()
+    check_both_themes(page)
+    add = page.locator("#move-log .learn-word").first
+    add.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#move-log .learn-added").first).to_be_attached()
+    assert in_thread(StudyItem.objects.filter(user=ana).count) == 1

@@ -286,3 +286,19 @@ def test_puzzles_open_in_the_interface_language_when_it_is_a_game_language(ana: 
     assert client.get(reverse("puzzles:index"))["Location"] == reverse("puzzles:daily", args=["de"])
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "sv"
     assert client.get(reverse("puzzles:index"))["Location"] == reverse("puzzles:daily", args=["en"])
+
+
+def test_two_requests_choosing_at_once_keep_one_puzzle(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_choose = services.choose
+
+    def other_process_first(day: date, language: str) -> Puzzle:
+        # Another process stores the day's puzzle while this one is still choosing.
+        made = real_choose(day, language)
+        first = real_choose(day, language)
+        first.save()
+        return made
+
+    monkeypatch.setattr(services, "choose", other_process_first)
+    puzzle = services.daily_puzzle(DAY, "it")
+    assert Puzzle.objects.filter(day=DAY, language="it").count() == 1
+    assert puzzle.pk == Puzzle.objects.get(day=DAY, language="it").pk

@@ -65,5 +65,5 @@ def test_move_log_shows_meanings_and_adds_a_word_in_one_tap(ana: Any, ben: Any) 
     # A word that move did not form changes nothing.
     refused = client_in(ana, "fr").post(add, {"word": "NOTAWORDHERE", "move": str(move.number)})
     assert refused.status_code == 400
-    assert "That word was not played in that move." in refused.content.decode()
+    assert "Ce mot n'a pas été joué dans ce coup." in refused.content.decode()
     assert StudyItem.objects.count() == 1
