@@ -302,3 +302,16 @@ def test_two_requests_choosing_at_once_keep_one_puzzle(monkeypatch: pytest.Monke
     puzzle = services.daily_puzzle(DAY, "it")
     assert Puzzle.objects.filter(day=DAY, language="it").count() == 1
     assert puzzle.pk == Puzzle.objects.get(day=DAY, language="it").pk
+
+
+def test_a_players_answers_are_in_their_data_and_go_with_their_account(ana: Any) -> None:
+    from puzzles.player_data import PuzzlesPlayerData
+
+    puzzle = services.daily_puzzle(DAY, "en")
+    services.submit(puzzle=puzzle, user=ana, placements=placements(puzzle.top[0]["tiles"]), now=at(DAY))
+    data = PuzzlesPlayerData().export(ana)
+    assert [(a["day"], a["score"], a["rated"]) for a in data["answers"]] == [
+        (DAY.isoformat(), puzzle.best_score, True)
+    ]
+    PuzzlesPlayerData().erase(ana)
+    assert not Attempt.objects.exists()
