@@ -58,7 +58,7 @@ def test_daily_puzzle_answered_by_keyboard_on_a_phone(open_page: Any, ana: Any) 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_learner_mode_meanings_and_one_tap_to_the_study_list(open_page: Any, ana: Any, ben: Any) -> None:
+def test_learner_mode_and_a_rack_duel(open_page: Any, ana: Any, ben: Any) -> None:
     from games.models import StudyItem
     from tests.puzzles.test_daily import make_source_game
 
@@ -71,3 +71,13 @@ def test_learner_mode_meanings_and_one_tap_to_the_study_list(open_page: Any, ana
     page.keyboard.press("Enter")
     expect(page.locator("#move-log .learn-added").first).to_be_attached()
     assert in_thread(StudyItem.objects.filter(user=ana).count) == 1
+    # A rack duel from that game, as the friend sees it on a phone: axe-clean too.
+    from accounts.models import Friendship
+    from puzzles import duels
+
+    in_thread(Friendship.objects.create, from_user=ana, to_user=ben, status=Friendship.Status.ACCEPTED)
+    duel = in_thread(duels.challenge, challenger=ana, game=game, number=1, opponent_name="ben")
+    friend = open_page(ben, f"/puzzles/duels/{duel.pk}/", viewport=PHONE, language="es", bypass_csp=True)
+    expect(friend.locator("h1")).to_contain_text("Duelo de atril")
+    expect(friend.locator("#rack .rack-tile")).to_have_count(len(duel.rack))
+    check_both_themes(friend)
