@@ -53,8 +53,9 @@ def puzzle_view(view: PuzzleView) -> PuzzleView:
 @login_required
 def index(request: AuthedRequest) -> HttpResponse:
     """The puzzle in the interface language when it is a game language, else English."""
-    wanted = {"pt-br": "pt-BR"}.get((get_language() or "en").lower(), get_language() or "en")
-    return redirect("puzzles:daily", wanted if wanted in engine.LANGUAGES else "en")
+    # Interface codes are lower case ("pt-br", "en-gb"); game languages are not.
+    by_code = {code.lower(): code for code in engine.LANGUAGES}
+    return redirect("puzzles:daily", by_code.get((get_language() or "en").lower(), "en"))
 
 
 @login_required
