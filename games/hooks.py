@@ -21,6 +21,8 @@ class GameNote:
     label: str
     url: str
     result: str | None = None
+    #: The badge's word ("" : "Tournament"; a solo challenge says "Solo").
+    badge: str = ""
 
 
 #: Given game ids and the viewer, a note for each game it knows.

@@ -15,15 +15,20 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Sequence
 from datetime import date, datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils.translation import gettext
 
 import engine
 from accounts.models import User
 from engine import analysis
 from games.actions import SYSTEM, Deal
+from games.hooks import GameNote
 from games.models import Game, Transition, lexicon_for, rng_for
 from games.services import inactivity_days
 from puzzles.models import SoloChallenge
@@ -144,3 +149,16 @@ def mine(user: User, language: str) -> list[SoloChallenge]:
         .select_related("game")
         .order_by("-created_at")[:10]
     )
+
+
+def lobby_notes(game_ids: Sequence[int], user: Any) -> dict[int, GameNote]:
+    """``games``' lobby hook: a challenge's game says so, with its target and stars."""
+    notes: dict[int, GameNote] = {}
+    for c in SoloChallenge.objects.filter(game_id__in=game_ids):
+        label = gettext("Solo challenge: target %(target)s") % {"target": c.greedy_total}
+        if c.stars is not None:
+            label += " · " + "★" * c.stars + "☆" * (3 - c.stars)
+        notes[c.game_id] = GameNote(
+            label=label, url=reverse("puzzles:solo", args=[c.language]), badge=gettext("Solo")
+        )
+    return notes

@@ -94,3 +94,8 @@ def test_solo_pages_and_bad_input(ana: Any) -> None:
     assert "Choose the daily challenge or practice." in bad.content.decode()
     assert client.post(reverse("puzzles:solo-start", args=["xx"]), {"kind": "daily"}).status_code == 404
     assert SoloChallenge.objects.count() == 1
+    # The lobby marks the challenge's game, with its target.
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    assert f"Solo challenge: target {challenge.greedy_total}" in lobby
+    assert ">Solo<span" in lobby
+    assert ">Tournament<span" not in lobby
