@@ -600,3 +600,38 @@ def study_list(request: HttpRequest, language: str) -> Any:
         }
         for i in study.study_list(signed_in(request), language)
     ]
+
+
+class StudyWordIn(Body):
+    model_config = example({"move": 7, "word": "QUIXOTIC"})
+    move: int = Field(description="The move's number in the game.")
+    word: Annotated[Text, Field(min_length=1, max_length=32)] = Field(description="A word that move formed.")
+
+
+@router.post(
+    "/games/{int:game_id}/study-word",
+    response={201: StudyItemOut, **REFUSALS},
+    throttle=WRITE,
+    tags=["study"],
+    summary="Add a game's word to my study list",
+)
+def study_word(request: HttpRequest, game_id: int, body: StudyWordIn) -> Any:
+    """Learner mode: a word played in a game you may see goes on your study list (once)."""
+    game = visible(request, game_id)
+    item = study.add_word(user=signed_in(request), game=game, number=body.move, word=body.word)
+    if item is None:
+        raise ApiError("bad_study_word", status=400)
+    return Status(
+        201,
+        {
+            "word": item.word,
+            "kind": item.kind,
+            "rack": item.rack,
+            "board_letters": item.board_letters,
+            "score": item.score,
+            "game": item.game_id,
+            "move": item.move_number,
+            "right": item.right,
+            "wrong": item.wrong,
+        },
+    )

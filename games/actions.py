@@ -26,6 +26,7 @@ from engine.actions import (
     Resign,
     Timeout,
 )
+from engine.state import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,9 @@ class Deal:
     players: tuple[int | str, ...]
     start: bool
     told: bool = False
+    #: The rules the game is dealt under (None: this game's own, ``engine.Rules()``); a
+    #: solo challenge deals one seat with a turn limit.
+    rules: Rules | None = None
     kind: ClassVar[str] = "deal"
 
 

@@ -59,6 +59,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     ),
     "analysis_not_finished": _("The analysis is there once the game is over."),
     "not_a_player": _("Only the players of this game can do that."),
+    "bad_study_word": _("That word was not played in that move."),
     "not_started": _("The game has not started yet."),
     "declined": _("This game was declined."),
     "not_invited": _("This invitation is not for you, or it is no longer open."),

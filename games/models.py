@@ -349,6 +349,7 @@ class Game(models.Model):
         SCORELESS = "scoreless", _("Three scoreless turns")
         RESIGN = "resign", _("Resigned")
         TIMEOUT = "timeout", _("Ran out of time")
+        TURNS = "turns", _("Turn limit reached")
 
     class Preset(models.TextChoices):
         WWF = "wwf", _("Wordgame rules")
@@ -784,6 +785,9 @@ class Game(models.Model):
                 purchase.refund = refund_coins(entry=purchase.entry)
                 purchase.save(update_fields=["refund"])
         seats = self.seat_list()
+        if len(seats) < 2:
+            # A solo game (a challenge against a target) pays no coins: no one was played.
+            return
         made = Counter(m.seat for m in self.moves.filter(kind__in=["play", "exchange", "pass"]))
         if played.record.kind in ("play", "exchange", "pass"):
             made[played.record.seat] += 1
@@ -801,7 +805,10 @@ class Game(models.Model):
         state = engine.new_game(
             self.language,
             rng_for(self.seed, "deal"),
-            rules=rules_for(self.rules_preset, self.language, self.challenge_rule),
+            players=len(players),
+            rules=action.rules
+            if action.rules is not None
+            else rules_for(self.rules_preset, self.language, self.challenge_rule),
         )
         self.state = state.to_dict()
         self.first_player = None if isinstance(players[0], str) else players[0]
@@ -1272,6 +1279,7 @@ class StudyItem(models.Model):
     class Kind(models.TextChoices):
         BINGO = "bingo", _("Missed bingo")
         PLAY = "play", _("High-scoring play")
+        WORD = "word", _("Word from a game's moves")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="study_items")
     language = models.CharField(_("language"), max_length=8)

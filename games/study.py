@@ -159,3 +159,27 @@ def export_anki(items: QuerySet[StudyItem], meanings: dict[str, list[str]]) -> s
         back = f"{item.word} ({item.score})" + (f" — {meaning}" if meaning else "")
         lines.append(f"{front}\t{back}".replace("\n", " "))
     return "\n".join(lines) + "\n"
+
+
+def add_word(*, user: User, game: Game, number: int, word: str) -> StudyItem | None:
+    """Learner mode: put a word played in move ``number`` of ``game`` on ``user``'s study
+    list (once per word and language; the quiz asks it from its letters). None when that
+    move formed no such word."""
+    move = Move.objects.filter(game=game, number=number, kind=Move.Kind.PLAY).first()
+    played = {w["word"]: int(w["score"]) for w in move.words} if move is not None else {}
+    if word not in played:
+        return None
+    found = StudyItem.objects.filter(user=user, language=game.language, word=word).first()
+    if found is not None:
+        return found
+    # Not tied to the game: the unique (user, game, move) is the analysis's missed play.
+    return StudyItem.objects.create(
+        user=user,
+        language=game.language,
+        word=word,
+        kind=StudyItem.Kind.WORD,
+        rack="".join(sorted(word))[:16],
+        score=played[word],
+        game=None,
+        move_number=number,
+    )

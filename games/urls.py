@@ -37,6 +37,7 @@ urlpatterns = [
     path("<int:game_id>/analysis/", views.analysis, name="analysis"),
     path("<int:game_id>/extras/<str:extra>/", views.buy, name="buy"),
     path("<int:game_id>/define/", views.define, name="define"),
+    path("<int:game_id>/study-word", views.study_word, name="study-word"),
     path("study/<str:language>/", views.study_page, name="study"),
     path("study/<str:language>/quiz/", views.quiz, name="quiz"),
     path("study/<str:language>/export.<str:fmt>", views.study_export, name="study-export"),

@@ -24,6 +24,7 @@ DEFAULTS: dict[str, frozenset[str]] = {
     # A new round's game (or bye) may wait days for a player who does not look: like an
     # invitation, it is worth a mail.
     Kind.TOURNAMENT_ROUND: frozenset({Channel.PUSH, Channel.EMAIL}),
+    Kind.DUEL: frozenset({Channel.PUSH}),
 }
 
 

@@ -77,6 +77,14 @@ SENTENCES: dict[tuple[str, str], tuple[Promise, Promise]] = {
         _("You were withdrawn from %(tournament)s"),
         _("You had not checked in when the first round was paired."),
     ),
+    (Kind.DUEL, "challenged"): (
+        _("%(who)s challenges you to a rack duel"),
+        _("Play the best move you can find with %(who)s's rack from one of their games."),
+    ),
+    (Kind.DUEL, "answered"): (
+        _("%(who)s played your rack duel"),
+        _("%(who)s scored %(theirs)s, you %(mine)s; the best play was worth %(best)s."),
+    ),
     (Kind.DEADLINE_WARNING, ""): (
         _("Time is running out in your game against %(who)s"),
         _(

@@ -215,6 +215,19 @@ PAGE_ACTIONS: dict[str, str] = {
     "notifications:service-worker": "none: the browser's service worker script",
     "notifications:manifest": "none: the installable app's manifest",
     "notifications:offline": "none: the page the service worker shows offline",
+    "puzzles:index": "GET /api/v1/puzzles/daily/{language}",
+    "puzzles:daily": "GET /api/v1/puzzles/daily/{language}",
+    "puzzles:calendar": "GET /api/v1/puzzles/{language}/days",
+    "puzzles:day": "GET /api/v1/puzzles/{language}/{day}",
+    "puzzles:preview": "POST /api/v1/puzzles/{language}/{day}/preview",
+    "puzzles:submit": "POST /api/v1/puzzles/{language}/{day}",
+    "puzzles:solo": "GET /api/v1/puzzles/solo/{language}",
+    "puzzles:solo-start": "POST /api/v1/puzzles/solo/{language}",
+    "games:study-word": "POST /api/v1/games/{game_id}/study-word",
+    "puzzles:duel-new": "POST /api/v1/puzzles/duels",
+    "puzzles:duel": "GET /api/v1/puzzles/duels/{duel_id}",
+    "puzzles:duel-preview": "POST /api/v1/puzzles/duels/{duel_id}/preview",
+    "puzzles:duel-answer": "POST /api/v1/puzzles/duels/{duel_id}",
 }
 
 #: Whole namespaces left out: the admin (staff), Django's sign-in pages, the word pages
@@ -290,6 +303,12 @@ def test_new_endpoints_documented_with_an_example() -> None:
         "StudyItemOut",
         "NotificationSettingsOut",
         "NotificationSettingsIn",
+        "PuzzleOut",
+        "PuzzleAnswerIn",
+        "SoloChallengeOut",
+        "SoloStartIn",
+        "DuelIn",
+        "DuelOut",
     ):
         assert schemas[name].get("examples"), name
 
