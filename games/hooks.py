@@ -61,3 +61,23 @@ def register_replay_links(provider: ReplayLinkProvider) -> None:
 def replay_links(game: Any, seat: int, number: int) -> list[tuple[str, str]]:
     """The links for move ``number`` of the finished ``game``, made by the viewer's ``seat``."""
     return [link for provider in _replay_link_providers for link in provider(game, seat, number)]
+
+
+#: Each makes sure a recurring task of an app above games is waiting (the daily puzzles'
+#: nightly choice) and says whether it enqueued one. Called wherever the sweep's chain
+#: is made sure of (``games.tasks.ensure_sweep``: every sweep, every task worker that
+#: starts and each of its lease checks, ``setup_site``), so such a chain never started,
+#: or lost with its worker, starts again within a sweep.
+ChainKeeper = Callable[[], bool]
+
+_chain_keepers: list[ChainKeeper] = []
+
+
+def register_chain(keeper: ChainKeeper) -> None:
+    if keeper not in _chain_keepers:
+        _chain_keepers.append(keeper)
+
+
+def keep_chains() -> None:
+    for keeper in _chain_keepers:
+        keeper()

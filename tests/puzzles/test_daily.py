@@ -315,3 +315,21 @@ def test_a_players_answers_are_in_their_data_and_go_with_their_account(ana: Any)
     ]
     PuzzlesPlayerData().erase(ana)
     assert not Attempt.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_nightly_chain_is_started_by_the_sweeps_keeper_once(settings: Any) -> None:
+    """Nobody has to remember ``manage.py daily_puzzles``: wherever the sweep's chain is
+    made sure of (a task worker starting, each sweep, ``setup_site``), the nightly choice
+    is enqueued when none is waiting, and only then."""
+    from django_tasks_db.models import DBTaskResult
+
+    from games import tasks, worker
+    from puzzles.tasks import choose_daily_puzzles
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+    worker.recover_tasks()
+    tasks.ensure_sweep()
+    chain = DBTaskResult.objects.filter(task_path=choose_daily_puzzles.module_path)
+    assert chain.count() == 1
+    assert chain.get().args_kwargs["args"][1] is True  # it schedules the next midnight's
