@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.consumers import viewer_language
+from accounts.livesocket import LiveSocket
 from games import live, realtime, rendering
 from games.models import Game
 from games.pov import Pov
@@ -17,12 +17,11 @@ from games.pov import Pov
 Event = dict[str, object]
 
 
-class ViewerConsumer(AsyncWebsocketConsumer):
-    """What the consumers share: one group to leave on disconnect, fragments rendered
+class ViewerConsumer(LiveSocket):
+    """What the consumers share (beside ``LiveSocket``'s groups and ends): fragments rendered
     in the viewer's language, and the only messages a client may send, ``resync`` and
     ``check`` (together at most once per ``RESYNC_INTERVAL``)."""
 
-    group: str = ""
     language: str = ""  # the viewer's interface language, worked out on first use
     last_resync: float = float("-inf")
 
@@ -33,10 +32,6 @@ class ViewerConsumer(AsyncWebsocketConsumer):
         if not self.language:
             self.language = viewer_language(self.scope)
         return self.language
-
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The messages a client may send, each at most once per ``RESYNC_INTERVAL``:
@@ -75,8 +70,7 @@ class GameConsumer(ViewerConsumer):
             await self.close()
             return
         self.take(pov)
-        self.group = realtime.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(realtime.game_group(self.game_id))
         await self.accept()
         if pov.is_player and pov.user_id is not None:
             self.present = asyncio.ensure_future(live.stay_present(self.game_id, pov.user_id))
@@ -123,8 +117,10 @@ class GameConsumer(ViewerConsumer):
             await self.send(text_data=html)
 
     async def analysis_ready(self, event: Event) -> None:
-        # The game-over panel links to the analysis once it is there.
-        await self.push()
+        """Nothing on the game page depends on the analysis (its own page has its own
+        socket, ``AnalysisConsumer``): a snapshot here would re-draw every panel for
+        nothing, the game-over links under the player's pointer included, so a click
+        landing during that swap was lost."""
 
     async def push(self) -> None:
         """The full snapshot (on connect and on ``resync``)."""
@@ -164,8 +160,7 @@ class AnalysisConsumer(ViewerConsumer):
         if not await watchable.aexists():
             await self.close()
             return
-        self.group = realtime.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(realtime.game_group(self.game_id))
         await self.accept()
         await self.push()
 
@@ -191,8 +186,7 @@ class LobbyConsumer(ViewerConsumer):
         if user is None or not user.is_authenticated:
             await self.close()
             return
-        self.group = realtime.lobby_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(realtime.lobby_group(user.pk))
         await self.accept()
         await self.push()
 

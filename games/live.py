@@ -103,7 +103,7 @@ class LoadedGames:
         if hit is None:
             # Not kept: ``game`` is the caller's, and ``Game.act`` may change it next.
             return Loaded.of(game)
-        return Loaded(game, hit.moves, hit.purchases, hit.away, hit.at)
+        return Loaded(game, hit.moves, hit.purchases, hit.away, hit.at, hit.extensions)
 
     def cached(self, game_id: int, version: int) -> Loaded | None:
         with self.lock:
@@ -165,6 +165,8 @@ class Shown:
     rack: str  # the viewer's own rack ("" for anyone not seated)
     aids: int = 0  # extras bought so far, by either player
     extras: str = ""  # the viewer's own extras: which are bought for their period now
+    withdrawn: int = 0  # plays challenged off: their log lines change
+    notes: int = 0  # lines of the log that are not moves (a deadline moved on)
 
     @classmethod
     def of(cls, view: GameView) -> Shown:
@@ -177,6 +179,8 @@ class Shown:
             rack=view.rack,
             aids=len(view.aids),
             extras=",".join(f"{x.code}:{x.bought}:{x.can_buy}" for x in view.extras),
+            withdrawn=view.withdrawn_count,
+            notes=len(view.notes),
         )
 
     def followed_by(self, now: Shown) -> bool:
@@ -207,13 +211,14 @@ def changed_squares(before: Shown, now: Shown) -> list[tuple[int, int]]:
 def delta_partials(view: GameView, before: Shown, now: Shown) -> list[str]:
     """The partials a delta from ``before`` to ``now`` re-renders whole: the scoreboard
     (scores, turn, bag) and the move panel always; the move log when its first line
-    replaces "No moves yet"; the aids and the viewer's own extras and rack when they
+    replaces "No moves yet" or a note joins it; the aids and the viewer's own extras and rack when they
     changed; the game-over banner (and the whole rack) when the game ended."""
     names = ["scoreboard", "move_panel"]
     ended = now.status != before.status
-    if before.moves == 0 and now.moves:
+    if (before.moves == 0 and now.moves) or now.notes != before.notes or now.withdrawn != before.withdrawn:
         # At the end the racks of every line are public, but a reload or the replay shows
-        # them: resending the whole log would make a game's last push its largest.
+        # them: resending the whole log would make a game's last push its largest. A note
+        # (a deadline moved on, once a turn at most) comes with the whole log.
         names.append("move_log")
     if now.aids != before.aids:
         names.append("aids")
@@ -246,7 +251,13 @@ def delta(
                 rendering.PARTIALS["square"],
                 {
                     "sq": rendering.square_item(
-                        now.board, r, c, language=view.language, last=now.last, names=names
+                        now.board,
+                        r,
+                        c,
+                        language=view.tiles,
+                        layout_name=view.layout,
+                        last=now.last,
+                        names=names,
                     ),
                     "square_oob": True,
                 },
@@ -259,7 +270,10 @@ def delta(
     key = ("delta", before.version, before.moves, translation.get_language())
     squares, lines = data.share(key, board_and_log) if data is not None else board_and_log()
     sync = rendering.render(["game_sync"], view, dataclasses.replace(frame, base_version=before.version))
-    return "".join((sync, squares, rendering.render(delta_partials(view, before, now), view, frame), lines))
+    partials = delta_partials(view, before, now)
+    # New lines only, unless the whole log was resent (a note, a play withdrawn).
+    lines = lines if "move_log" not in partials else ""
+    return "".join((sync, squares, rendering.render(partials, view, frame), lines))
 
 
 def snapshot(view: GameView, frame: rendering.Frame) -> str:

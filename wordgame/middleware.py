@@ -27,6 +27,7 @@ from accounts import metrics
 from wordgame.metrics import observe_request
 
 access_logger = logging.getLogger("wordgame.access")
+logger = logging.getLogger(__name__)
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -263,3 +264,43 @@ def one_thread(get_response: Any) -> Any:
         return response
 
     return middleware
+
+
+class EndsStartedResponses:
+    """ASGI middleware for HTTP: an application that fails after its response started
+    (a stream whose channel-layer subscription was lost, a download cut short) has the
+    response ended here, its error logged, instead of the exception reaching Daphne.
+
+    Daphne answers an application's exception with a 500 page; once the response has
+    started that raises inside its once-a-second ``application_checker``, which then never
+    runs again: from that moment no WebSocket whose consumer ended had its close frame
+    sent (the clients were left open and silent), and no disconnected application was
+    reaped. A failure before the response starts is Daphne's to answer, as before."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = {"started": False, "ended": False}
+
+        async def tracking_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                state["ended"] = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            if not state["started"]:
+                raise
+            logger.exception("response to %s %s cut short", scope.get("method"), scope.get("path"))
+            if not state["ended"]:
+                try:
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                except Exception:  # the client has gone too
+                    logger.debug("could not end the response", exc_info=True)

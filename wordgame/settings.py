@@ -177,6 +177,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "tournaments",
+    "puzzles",
     "api",
     # After games: games' `manage.py db_worker` (the framework's worker, recovering the
     # tasks of killed workers) overrides this app's command of the same name.

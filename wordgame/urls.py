@@ -26,6 +26,7 @@ urlpatterns = [
     path("leaderboard/", accounts_views.leaderboard, name="leaderboard"),
     path("how-to-play/", howto.how_to_play, name="how-to-play"),
     path("games/", include("games.urls")),
+    path("puzzles/", include("puzzles.urls")),
     path("words/", include("dictionaries.urls")),
     # Django's switcher, wrapped so that a signed-in player's choice is stored on them.
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),
