@@ -30,6 +30,7 @@ class Kind(models.TextChoices):
     NOTICE = "notice", _("Moderators' decisions and your suggested words")
     TOURNAMENT_ROUND = "tournament_round", _("Tournament rounds: your pairing")
     DUEL = "duel", _("Rack duels")
+    PUZZLE_STREAK = "puzzle_streak", _("Daily puzzle: a streak about to end")
 
 
 class Channel(models.TextChoices):

@@ -25,6 +25,7 @@ DEFAULTS: dict[str, frozenset[str]] = {
     # invitation, it is worth a mail.
     Kind.TOURNAMENT_ROUND: frozenset({Channel.PUSH, Channel.EMAIL}),
     Kind.DUEL: frozenset({Channel.PUSH}),
+    Kind.PUZZLE_STREAK: frozenset({Channel.PUSH}),
 }
 
 

@@ -81,6 +81,10 @@ SENTENCES: dict[tuple[str, str], tuple[Promise, Promise]] = {
         _("%(who)s challenges you to a rack duel"),
         _("Play the best move you can find with %(who)s's rack from one of their games."),
     ),
+    (Kind.PUZZLE_STREAK, ""): (
+        _("Your daily puzzle streak (%(days)s) ends at midnight UTC"),
+        _("Today's puzzle is waiting: answer it to keep your streak."),
+    ),
     (Kind.DUEL, "answered"): (
         _("%(who)s played your rack duel"),
         _("%(who)s scored %(theirs)s, you %(mine)s; the best play was worth %(best)s."),

@@ -233,6 +233,26 @@ def streak(user: User, language: str, *, now: datetime | None = None) -> int:
     return count
 
 
+def streaks_to_remind(day: date) -> list[tuple[int, str, int]]:
+    """(player id, language, streak) for each player whose streak in a language is still
+    open on ``day``: they answered the day before's puzzle on its day and not yet
+    ``day``'s. One query, whatever the number of players."""
+    answered: dict[tuple[int, str], set[date]] = {}
+    for user_id, language, answered_day in Attempt.objects.filter(
+        rated=True, puzzle__day__gte=day - timedelta(days=400), puzzle__day__lte=day
+    ).values_list("user_id", "puzzle__language", "puzzle__day"):
+        answered.setdefault((user_id, language), set()).add(answered_day)
+    open_streaks = []
+    for (user_id, language), days in sorted(answered.items()):
+        if day in days or day - timedelta(days=1) not in days:
+            continue
+        count, current = 0, day - timedelta(days=1)
+        while current in days:
+            count, current = count + 1, current - timedelta(days=1)
+        open_streaks.append((user_id, language, count))
+    return open_streaks
+
+
 def share_of(score: int, best: int) -> int:
     """The score as a whole percentage of the best."""
     return 100 if best <= 0 else round(100 * score / best)
