@@ -42,6 +42,7 @@ from games.actions import Accept, Action, Decline, Exchange, Pass, Play, Resign
 from games.gameview import ExtraView, brief_for, seen, view_for
 from games.messages import error_message
 from games.models import Game
+from games.pace import Pace
 from games.records import gcg_text
 
 router = Router(tags=["games"])
@@ -130,6 +131,10 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
     user: Any = request.user
     opponent = None
     level = None
+    try:
+        pace = Pace.parse(body.pace, sudden_death=body.sudden_death) if body.pace is not None else None
+    except ValueError:
+        raise ApiError("bad_pace") from None
     if body.opponent == "computer":
         mode = Game.Mode.COMPUTER
         if body.level is None:
@@ -153,6 +158,7 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
         public=body.public,
         rated=body.rated and mode != Game.Mode.COMPUTER,
         extras=body.extras,
+        pace=pace,
     )
     return Status(201, representation.full(view_for(visible(request, game.pk), user)))
 

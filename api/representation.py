@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from games.gameview import GameView, SeatView
 from games.models import Game
+from games.pace import Pace
 
 
 def player_name(seat: SeatView) -> str:
@@ -41,6 +42,20 @@ def summary(view: GameView) -> dict[str, object]:
         "scores": {names[s.index]: s.score for s in view.seats} if view.status != Game.Status.OPEN else {},
         "allowed": sorted(view.allowed),
         "updated_at": view.updated_at,
+        "pace": pace_out(view.pace),
+    }
+
+
+def pace_out(pace: Pace) -> dict[str, object]:
+    live = pace.is_live
+    return {
+        "code": pace.code,
+        "speed": pace.speed,
+        "days": None if live else pace.days,
+        "minutes": pace.minutes if live else None,
+        "increment": pace.increment if live else None,
+        "overtime_minutes": pace.overtime if live else None,
+        "label": pace.label(),
     }
 
 

@@ -98,6 +98,31 @@ class NewGameIn(Body):
         default=False,
         description="A rated game (ratings change when it ends; no paid extras). Never against the computer.",
     )
+    pace: Annotated[Text, Field(max_length=8)] | None = Field(
+        default=None,
+        description=(
+            'The pace: "3d" (correspondence, 1, 2, 3, 5 or 7 days a move) or "10+5" (live: 1, 3, 5, 10, 15, '
+            "20 or 25 minutes a player, 0 to 10 seconds added a move). By default correspondence at 5 days "
+            "a move against a random opponent, 11 otherwise."
+        ),
+    )
+    sudden_death: StrictBool = Field(
+        default=False,
+        description="Live games: lost when the clock reaches zero, instead of 10 minutes of overtime at "
+        "10 points a started minute.",
+    )
+
+
+class PaceOut(Schema):
+    code: str = Field(description='"3d" or "10+5" (see the pace of a new game).')
+    speed: str = Field(description="correspondence or live")
+    days: int | None = Field(description="Correspondence: days a move.")
+    minutes: int | None = Field(description="Live: minutes a player.")
+    increment: int | None = Field(description="Live: seconds added after each move.")
+    overtime_minutes: int | None = Field(
+        description="Live: minutes of overtime before losing on time; 0: sudden death."
+    )
+    label: str
 
 
 class PlayerOut(Schema):
@@ -144,6 +169,7 @@ class GameSummaryOut(Schema):
     scores: dict[str, int]
     allowed: list[str] = Field(description="The actions the caller may take now.")
     updated_at: datetime
+    pace: PaceOut
 
 
 class AidOut(Schema):

@@ -34,6 +34,7 @@ from accounts.services import blocked_ids, on_vacation_now
 from engine.board import square_name
 from games import analysis, extras, rules
 from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
+from games.pace import Pace
 from games.pov import Pov
 
 
@@ -429,6 +430,7 @@ class GameView:
     # The turn's deadline was moved on once because no warning reached the player.
     deadline_extended: bool
     computer_thinking: bool
+    pace: Pace
     make_moves: Callable[[], tuple[MoveView, ...]] = field(repr=False, compare=False)
     creator_name: Callable[[], str] = field(repr=False, compare=False)
 
@@ -526,6 +528,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         deadline=game.turn_deadline if active else None,
         deadline_extended=active and game.deadline_extended,
         computer_thinking=active and any(s.is_turn and s.is_computer for s in seats),
+        pace=game.pace,
         make_moves=make_moves,
         creator_name=lambda: game.created_by.username,
     )

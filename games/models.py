@@ -53,6 +53,7 @@ from games.actions import (
     Resign,
     Timeout,
 )
+from games.pace import CORRESPONDENCE, LIVE, SPEED_CHOICES, Pace
 from games.pov import Pov, resolve
 
 if TYPE_CHECKING:
@@ -345,6 +346,13 @@ class Game(models.Model):
         help_text=_("Who moved first (seat 0); empty when the computer did."),
     )
     inactivity_days = models.PositiveSmallIntegerField(_("inactivity limit (days)"))
+    # The pace (games.pace): correspondence (``inactivity_days`` a move) or live (a clock
+    # of ``clock_seconds`` per player, ``increment_seconds`` added after each move, and
+    # ``overtime_minutes`` past zero at 10 points a started minute; 0: sudden death).
+    speed = models.CharField(_("pace"), max_length=16, choices=SPEED_CHOICES, default=CORRESPONDENCE)
+    clock_seconds = models.PositiveIntegerField(_("clock per player (seconds)"), default=0)
+    increment_seconds = models.PositiveSmallIntegerField(_("seconds added a move"), default=0)
+    overtime_minutes = models.PositiveSmallIntegerField(_("overtime limit (minutes)"), default=10)
     turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True, db_index=True)
     reminder_sent_at = models.DateTimeField(_("reminder sent"), null=True, blank=True)
     # The deadline warnings of this turn (DEADLINE_WARNING_HOURS): the shortest lead warned
@@ -427,6 +435,14 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status == Game.Status.FINISHED
+
+    @property
+    def pace(self) -> Pace:
+        return Pace.of(self)
+
+    @property
+    def is_live(self) -> bool:
+        return self.speed == LIVE
 
     def lexicon(self) -> Lexicon:
         return lexicon_for(self.language, self.dictionary_version)

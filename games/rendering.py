@@ -313,6 +313,8 @@ def view_names(view: GameView) -> Context:
         "deadline": view.deadline,
         "deadline_extended": view.deadline_extended,
         "computer_thinking": view.computer_thinking,
+        "pace": view.pace,
+        "pace_label": view.pace.label(),
         "aids": view.aids,
         "extras": view.extras,
         "extras_allowed": view.extras_allowed,
@@ -425,6 +427,8 @@ class LobbyItem(TypedDict):
     result: str
     updated_at: datetime
     deadline: datetime | None
+    pace_label: str
+    is_live: bool
     tournament: NotRequired[hooks.GameNote | None]  # filled by hooks.annotate_lobby
 
 
@@ -458,6 +462,8 @@ def lobby_item(game: Game, user: User) -> LobbyItem:
         "result": result,
         "updated_at": game.updated_at,
         "deadline": game.turn_deadline,
+        "pace_label": game.pace.label(),
+        "is_live": game.is_live,
     }
 
 

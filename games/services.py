@@ -18,15 +18,31 @@ from accounts.services import blocked_ids, is_blocked
 from games import extras, realtime
 from games.actions import SYSTEM, BuyExtra, Deal
 from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
+from games.pace import Pace
 from games.pov import Pov
 
 
 def inactivity_days(mode: str) -> int:
-    """Days a player may take per turn: the random-opponent limit, or the friend limit
-    (also used against the computer, which never hurries anyone)."""
+    """Days a player may take per turn when no pace was chosen: the random-opponent limit,
+    or the friend limit (also used against the computer, which never hurries anyone)."""
     if mode == Game.Mode.RANDOM:
         return int(settings.INACTIVITY_DAYS_RANDOM)
     return int(settings.INACTIVITY_DAYS_FRIEND)
+
+
+def default_pace(mode: str) -> Pace:
+    """The pace of a game made without one (older API clients): correspondence at the
+    mode's usual days a move."""
+    return Pace.correspondence(inactivity_days(mode))
+
+
+def pace_fields(pace: Pace) -> dict[str, object]:
+    """The game's columns for ``pace``. ``LIVE_CLOCK_SECONDS`` (tests only) gives every
+    live clock that many seconds instead of its minutes."""
+    fields = pace.fields()
+    if pace.is_live and settings.LIVE_CLOCK_SECONDS:
+        fields["clock_seconds"] = int(settings.LIVE_CLOCK_SECONDS)
+    return fields
 
 
 def start_game(
@@ -41,6 +57,7 @@ def start_game(
     public: bool = True,
     rated: bool = False,
     extras: bool = True,
+    pace: Pace | None = None,
 ) -> Game:
     """Start a game for ``creator``:
 
@@ -49,6 +66,8 @@ def start_game(
       come, first served), or opens a seek (returning the one already open, if any);
     - ``computer``: an active game against the computer at ``level``.
 
+    ``pace`` (``games.pace``; by default correspondence at the mode's usual days a move)
+    is the game's, a random seek's included (seeks match only seeks of the same pace).
     ``first`` (0: the creator, 1: the opponent) says who moves first; by default the
     game's seed decides. ``public`` lets signed-in players watch the game the creator
     starts (joining someone else's seek keeps that seek's setting). ``rated`` games
@@ -60,6 +79,7 @@ def start_game(
     """
     if language not in engine.LANGUAGES:
         raise GameError("bad_language")
+    pace = pace or default_pace(mode)
     with transaction.atomic():
         lock_user(creator)
         if Game.objects.active_for(creator).count() >= settings.MAX_ACTIVE_GAMES:
@@ -71,18 +91,27 @@ def start_game(
                 raise GameError("bad_opponent")
             check_invitation(creator, opponent, rated=rated)
             game = _new_game(
-                creator, mode, language, rematch_of=rematch_of, public=public, rated=rated, extras=extras
+                creator,
+                mode,
+                language,
+                rematch_of=rematch_of,
+                public=public,
+                rated=rated,
+                extras=extras,
+                pace=pace,
             )
             _deal(game, [creator, opponent], first=first, start=False)
             realtime.lobby_changed([opponent.pk, creator.pk])
         elif mode == Game.Mode.COMPUTER:
             if level not in Seat.Level.values:
                 raise GameError("bad_level")
-            game = _new_game(creator, mode, language, rematch_of=rematch_of, public=public, extras=extras)
+            game = _new_game(
+                creator, mode, language, rematch_of=rematch_of, public=public, extras=extras, pace=pace
+            )
             _deal(game, [creator, level], first=first, start=True)
             realtime.lobby_changed([creator.pk])
         elif mode == Game.Mode.RANDOM:
-            game = _join_or_open_seek(creator, language, public=public, rated=rated, extras=extras)
+            game = _join_or_open_seek(creator, language, public=public, rated=rated, extras=extras, pace=pace)
         else:
             raise GameError("bad_mode")
     return game
@@ -158,6 +187,7 @@ def _new_game(
     public: bool = True,
     rated: bool = False,
     extras: bool = True,
+    pace: Pace | None = None,
 ) -> Game:
     return Game.objects.create(
         language=language,
@@ -166,7 +196,7 @@ def _new_game(
         created_by=creator,
         # 63 bits: a BigIntegerField holds it on every database.
         seed=secrets.randbits(63),
-        inactivity_days=inactivity_days(mode),
+        **pace_fields(pace or default_pace(mode)),
         rematch_of=rematch_of,
         is_public=public,
         rated=rated,
@@ -186,6 +216,9 @@ def _deal(game: Game, players: list[User | str], *, first: int | None, start: bo
     game.act(SYSTEM, Deal(players=seats, start=start), version=game.version)
 
 
+#: The columns two seeks must agree on to be matched: the same pace.
+SEEK_PACE_FIELDS = ("speed", "inactivity_days", "clock_seconds", "increment_seconds", "overtime_minutes")
+
 #: The first key of the advisory locks that serialise seek matching (one per language).
 SEEK_LOCK_CLASS = 0x5EE4
 
@@ -203,7 +236,13 @@ def _lock_seeks(language: str) -> None:
 
 
 def _join_or_open_seek(
-    creator: User, language: str, *, public: bool = True, rated: bool = False, extras: bool = True
+    creator: User,
+    language: str,
+    *,
+    public: bool = True,
+    rated: bool = False,
+    extras: bool = True,
+    pace: Pace | None = None,
 ) -> Game:
     """Match with the oldest open seek in ``language``, or open one.
 
@@ -218,9 +257,12 @@ def _join_or_open_seek(
     own = Game.objects.filter(created_by=creator, status=Game.Status.OPEN, language=language).first()
     if own is not None:
         return own
+    pace = pace or default_pace(Game.Mode.RANDOM)
+    same_pace = {k: v for k, v in pace_fields(pace).items() if k in SEEK_PACE_FIELDS}
     seek = (
         Game.objects.select_for_update(skip_locked=True)
         .filter(status=Game.Status.OPEN, language=language, mode=Game.Mode.RANDOM, rated=rated)
+        .filter(**same_pace)
         .exclude(created_by=creator)
         .exclude(created_by__in=blocked_ids(creator))
         # A rated seek pairs bots with bots and people with people.
@@ -239,6 +281,7 @@ def _join_or_open_seek(
             public=public,
             rated=rated,
             extras=extras,
+            pace=pace,
         )
     _deal(seek, [seek.created_by, creator], first=None, start=True)
     return seek
@@ -283,6 +326,7 @@ def _start_rematch(game: Game, user: User, seat: int) -> Game:
             rematch_of=game,
             public=game.is_public,
             extras=game.extras_allowed,
+            pace=game.pace,
         )
     return start_game(
         creator=user,
@@ -294,6 +338,8 @@ def _start_rematch(game: Game, user: User, seat: int) -> Game:
         public=game.is_public,
         extras=game.extras_allowed,
         rated=game.rated,
+        # A tournament game's days a move may be none of those offered: its rematch has them too.
+        pace=game.pace,
     )
 
 

@@ -186,6 +186,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 public=bool(data.get("public")),
                 rated=bool(data.get("rated")),
                 extras=bool(data.get("extras")),
+                pace=data.get("pace_value"),
             )
         except GameError as exc:
             form.add_error(None, error_message(exc.code))

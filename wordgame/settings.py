@@ -351,6 +351,9 @@ MAX_PENDING_INVITATIONS = env_int("MAX_PENDING_INVITATIONS", 10)
 CHAT_LINES_PER_MINUTE = env_int("CHAT_LINES_PER_MINUTE", 20)
 INACTIVITY_DAYS_RANDOM = env_int("INACTIVITY_DAYS_RANDOM", 5)
 INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
+# Live games (games/pace.py, games/clocks.py). LIVE_CLOCK_SECONDS, for tests only: every
+# live clock gets that many seconds instead of its minutes (0: off).
+LIVE_CLOCK_SECONDS = env_int("LIVE_CLOCK_SECONDS", 0)
 
 # Tournaments: the spread a bye and a forfeit count for (as TSH records them), the
 # defaults for a new tournament, which keeps its own.
