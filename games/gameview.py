@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, partial
 
@@ -33,6 +33,7 @@ import engine
 from accounts.services import blocked_ids, on_vacation_now
 from engine.board import square_name
 from games import analysis, extras, rules
+from games.clocks import ClockView, clock_views
 from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
 from games.pace import Pace
 from games.pov import Pov
@@ -118,6 +119,10 @@ class SeatView:
     vacation_until: datetime | None
     player_gone: bool  # the account was deleted (no rematch against it)
     avatar_index: int | None  # the player's own avatar colour, as on every other page
+    # A live game's clock (games.clocks) at the moment the view was made; None otherwise.
+    clock: ClockView | None = None
+    # A live game's player whose game page is not open (notifications.presence).
+    away: bool = False
 
     @property
     def is_computer(self) -> bool:
@@ -494,6 +499,21 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
     over, active = game.status == Game.Status.FINISHED, game.status == Game.Status.ACTIVE
     own = pov.seat if pov.is_player else None
     seats = seat_views(game, state, own, data.away)
+    now = timezone.now()
+    if game.is_live:
+        clocks = clock_views(
+            game.clock_ms,
+            game.turn_seat,
+            game.turn_started_at,
+            now,
+            running=active,
+            overtime_minutes=game.overtime_minutes,
+        )
+        users = {seat.index: seat.user_id for seat in game.seat_list()}
+        seats = tuple(
+            replace(s, clock=c, away=active and s.index != own and not present(users.get(s.index), game.pk))
+            for s, c in zip(seats, clocks or (None,) * len(seats), strict=True)
+        )
     names = {s.index: s.name for s in seats}
     moves = data.moves
     # Built when first read (the move list), and what the viewer may see of their own.
@@ -516,7 +536,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         last=last_move_squares(moves),
         rack=state.racks[own] if (state is not None and own is not None) else "",
         bag_count=len(state.bag) if state else engine.tileset(game.language).total_tiles,
-        allowed=rules.allowed_actions(game, pov, timezone.now()),
+        allowed=rules.allowed_actions(game, pov, now),
         aids=tuple(
             AidView(names.get(p.seat, ""), p.seat, p.extra, p.period, p.refund_id is not None)
             for p in data.purchases
@@ -532,6 +552,15 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         make_moves=make_moves,
         creator_name=lambda: game.created_by.username,
     )
+
+
+def present(user_id: int | None, game_id: int) -> bool:
+    """Whether a seat's player has this game's page open (``notifications.presence``, kept
+    fresh by the page's socket; the computer always is): a live game shows the opponent
+    "away" otherwise, and their clock runs on."""
+    from notifications import presence
+
+    return user_id is None or presence.is_present(user_id, game_id)
 
 
 def seat_views(

@@ -35,7 +35,7 @@ from engine import actions as engine_actions
 from engine import errors
 from engine.errors import GAME_OVER
 from engine.lexicon import Lexicon
-from games import extras, realtime, rules
+from games import clocks, extras, realtime, rules
 from games.actions import (
     BESIDE_THE_BOARD,
     ENGINE_ACTION_KINDS,
@@ -127,6 +127,7 @@ class Transition:
     status: str
     turn_deadline: datetime | None
     computer_to_move: bool
+    live: bool = False
 
     @classmethod
     def of(cls, game: Game) -> Transition:
@@ -136,6 +137,7 @@ class Transition:
             status=game.status,
             turn_deadline=game.turn_deadline,
             computer_to_move=game.computer_seat_to_move() is not None,
+            live=game.is_live,
         )
 
 
@@ -353,6 +355,11 @@ class Game(models.Model):
     clock_seconds = models.PositiveIntegerField(_("clock per player (seconds)"), default=0)
     increment_seconds = models.PositiveSmallIntegerField(_("seconds added a move"), default=0)
     overtime_minutes = models.PositiveSmallIntegerField(_("overtime limit (minutes)"), default=10)
+    # A live game's clocks (games.clocks), moved on only by ``act``: each seat's time left
+    # in milliseconds at ``turn_started_at`` (below zero in overtime), and when the turn of
+    # the seat to move began. The flag falls at ``turn_deadline``.
+    clock_ms = models.JSONField(_("time left per seat (ms)"), null=True, blank=True)
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True, db_index=True)
     reminder_sent_at = models.DateTimeField(_("reminder sent"), null=True, blank=True)
     # The deadline warnings of this turn (DEADLINE_WARNING_HOURS): the shortest lead warned
@@ -635,6 +642,9 @@ class Game(models.Model):
         state = self.state_obj()
         seat = state.turn if isinstance(action, Timeout) else pov.seat
         assert seat is not None, "the rule table lets only seated actors play"
+        # A live clock stops first: a flag is recorded at the moment the clock ran out,
+        # whenever the task acting on it runs.
+        at = self._stop_clock(state.turn, pov, action, now) if self.is_live else now
         lexicon = self.lexicon() if isinstance(action, Play) else None
         played = engine_actions.apply(
             state,
@@ -649,25 +659,56 @@ class Game(models.Model):
             user=self.seat_user(seat),
             dictionary_version=lexicon_version(lexicon) if lexicon is not None else None,
         )
-        for s in self.seat_list():
-            if s.score != played.state.scores[s.index]:
-                s.score = played.state.scores[s.index]
-                s.save(update_fields=["score"])
-        self.state = played.state.to_dict()
         if played.state.over:
-            end = played.state.end
-            assert end is not None
             self._settle_coins(played, state)
+        final = self._overtime_penalties(played.state) if played.state.over and self.is_live else played.state
+        for s in self.seat_list():
+            if s.score != final.scores[s.index]:
+                s.score = final.scores[s.index]
+                s.save(update_fields=["score"])
+        self.state = final.to_dict()
+        if final.over:
+            end = final.end
+            assert end is not None
             self.status = Game.Status.FINISHED
             self.end_reason = end.reason
             self.winner_seat = end.winner
             self.final_scores = list(end.final_scores)
-            self.finished_at = now
+            self.finished_at = at
             self.turn_seat = None
             self.turn_deadline = None
+            self.turn_started_at = None
         else:
-            self._start_turn_clock(played.state, now)
+            self._start_turn_clock(final, at)
         return move
+
+    def _stop_clock(self, turn: int, pov: Pov, action: EngineAction, now: datetime) -> datetime:
+        """Charge the seat to move for its turn (row locked): the time since the turn
+        began, less the increment after a move of its own. A flag (``Timeout``) is
+        charged up to the moment it fell, which it returns (else ``now``)."""
+        assert self.clock_ms is not None, "a live game has clocks"
+        assert self.turn_started_at is not None, "a live turn has its start"
+        at = now
+        increment = 0
+        if isinstance(action, Timeout):
+            assert self.turn_deadline is not None, "a live turn has its flag"
+            at = min(now, self.turn_deadline)
+        elif pov.seat == turn and action.kind in (Play.kind, Exchange.kind, Pass.kind):
+            increment = self.increment_seconds * 1000
+        self.clock_ms = clocks.charged(self.clock_ms, turn, self.turn_started_at, at, increment_ms=increment)
+        return at
+
+    def _overtime_penalties(self, state: engine.GameState) -> engine.GameState:
+        """At the end of a live game (row locked): 10 points off per started minute of
+        overtime each player used, as the engine's time penalties, each recorded as a move
+        (the GCG's time-penalty lines)."""
+        assert self.clock_ms is not None, "a live game has clocks"
+        for seat, points in enumerate(clocks.penalties(self.clock_ms)):
+            if points:
+                penalised = engine.penalize(state, seat, points)
+                Move.record(self, penalised, user=self.seat_user(seat), dictionary_version=None)
+                state = penalised.state
+        return state
 
     def _buy_extra(self, pov: Pov, action: BuyExtra) -> None:
         """Spend the extra's price and record the purchase for its period (the rule
@@ -863,7 +904,13 @@ class Game(models.Model):
         self.warned_hours = None
         self.turn_noticed_at = None
         self.deadline_extended = False
-        if self.computer_seat_to_move() is not None:
+        if self.is_live:
+            # The computer's clock runs too; the flag falls at the turn's deadline.
+            if self.clock_ms is None:
+                self.clock_ms = [self.clock_seconds * 1000] * state.players
+            self.turn_started_at = now
+            self.turn_deadline = clocks.flag_at(self.clock_ms[state.turn], now, self.overtime_minutes)
+        elif self.computer_seat_to_move() is not None:
             self.turn_deadline = None
         else:
             self.turn_deadline = now + timedelta(days=self.inactivity_days)
@@ -956,6 +1003,7 @@ class Move(models.Model):
         PASS = "pass", _("Pass")
         RESIGN = "resign", _("Resign")
         TIMEOUT = "timeout", _("Timeout")
+        PENALTY = "penalty", _("Time penalty")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField(_("number"))

@@ -57,6 +57,8 @@ class Game(Protocol):
     def deadline_extended(self) -> bool: ...
     @property
     def turn_noticed_at(self) -> datetime | None: ...
+    @property
+    def speed(self) -> str: ...
     def seat_user(self, index: int) -> User | None: ...
     def seat_list(self) -> Sequence[RuleSeat]: ...
 
@@ -85,20 +87,38 @@ def _not_on(game: Game) -> str | None:
     return None
 
 
+def _flag_fell(game: Game, pov: Pov, now: datetime) -> str | None:
+    """In a live game whose clock to move ran out at ``now`` (its flag, ``turn_deadline``,
+    is past: the task acting on it may not have run yet), nothing but the flag may act:
+    ``time_up`` for the player whose time it was, ``clock_flag`` for anyone else."""
+    if (
+        game.speed != "live"
+        or game.status != ACTIVE
+        or game.turn_deadline is None
+        or game.turn_deadline > now
+    ):
+        return None
+    return "time_up" if pov.seat == game.turn_seat else "clock_flag"
+
+
 def _on_turn(game: Game, pov: Pov, now: datetime) -> str | None:
-    """Play, exchange, pass: a seated player (or the computer) whose turn it is."""
+    """Play, exchange, pass: a seated player (or the computer) whose turn it is, before
+    the flag of a live clock fell."""
     if pov.seat is None:
         return "not_a_player"
     if refused := _not_on(game):
         return refused
-    return None if game.turn_seat == pov.seat else errors.NOT_YOUR_TURN
+    if game.turn_seat != pov.seat:
+        return errors.NOT_YOUR_TURN
+    return _flag_fell(game, pov, now)
 
 
 def _resign(game: Game, pov: Pov, now: datetime) -> str | None:
-    """Resign: a seated player, on either player's turn, while the game is on."""
+    """Resign: a seated player, on either player's turn, while the game is on (and, in a
+    live game, before the flag fell: the game is lost on time then)."""
     if not pov.is_player:
         return "not_a_player"
-    return _not_on(game)
+    return _not_on(game) or _flag_fell(game, pov, now)
 
 
 def _lapsed(game: Game, pov: Pov, now: datetime) -> str | None:

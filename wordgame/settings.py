@@ -374,7 +374,8 @@ TASKS = {
             if TASKS_BACKEND == "database"
             else "wordgame.task_backends.ImmediateAfterCommitBackend"
         ),
-        "QUEUES": ["default"],
+        # "clocks": live games' flags (games/clocks.py), run by a worker of its own.
+        "QUEUES": ["default", "clocks"],
     }
 }
 # Seconds after which a computer turn not played yet is enqueued again (its worker may
@@ -388,6 +389,8 @@ TASK_MAX_ATTEMPTS = env_int("TASK_MAX_ATTEMPTS", 3)
 TASK_LEASE_CHECK_SECONDS = env_int("TASK_LEASE_CHECK_SECONDS", 60)
 # The least time the computer takes to answer (a human-looking pause); 0: at once.
 COMPUTER_MIN_THINK_SECONDS = env_int("COMPUTER_MIN_THINK_SECONDS", 0)
+# In a live game the computer answers this long after its turn began (a delayed start).
+COMPUTER_LIVE_THINK_SECONDS = env_int("COMPUTER_LIVE_THINK_SECONDS", 2)
 # Paid extras: their prices in coins, and how long a position's play scores stay cached
 # for word strength.
 EXTRA_PRICE_TILE_BAG = env_int("EXTRA_PRICE_TILE_BAG", 5)
