@@ -62,6 +62,7 @@ STATUS: dict[str, int] = {
     "declined": 409,
     "not_due": 409,
     "time_up": 409,
+    "aborted": 409,
     "clock_flag": 409,
     "already_dealt": 409,
     "extra_not_now": 409,

@@ -108,7 +108,7 @@ def act(request: HttpRequest, game_id: int, action: Action, body: ActionIn) -> d
 
 
 class GameFilter(Schema):
-    status: Literal["invited", "open", "active", "finished", "declined"] | None = None
+    status: Literal["invited", "open", "active", "finished", "declined", "aborted"] | None = None
     limit: int = Field(default=50, ge=1, le=200)
 
 

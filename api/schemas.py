@@ -159,7 +159,9 @@ class GameSummaryOut(Schema):
     id: int
     language: str
     mode: str
-    status: str = Field(description="invited, open, active, finished or declined")
+    status: str = Field(
+        description="invited, open, active, finished, declined or aborted (a live game nobody moved in)"
+    )
     public: bool
     created_by: str
     players: list[PlayerOut]

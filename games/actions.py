@@ -51,6 +51,14 @@ class Extend:
 
 
 @dataclass(frozen=True, slots=True)
+class Abort:
+    """The system calls off a live game whose first player did not move in time
+    (``LIVE_ABORT_SECONDS``): it counts for nothing (no result, rating or coins)."""
+
+    kind: ClassVar[str] = "abort"
+
+
+@dataclass(frozen=True, slots=True)
 class BuyExtra:
     """Buy the paid extra ``extra`` (``games.extras``) for its period."""
 
@@ -58,10 +66,17 @@ class BuyExtra:
     kind: ClassVar[str] = "buy_extra"
 
 
-SiteAction = Deal | Accept | Decline | BuyExtra | Extend
+SiteAction = Deal | Accept | Decline | BuyExtra | Extend | Abort
 Action = EngineAction | SiteAction
 
-SITE_ACTION_KINDS: tuple[str, ...] = (Deal.kind, Accept.kind, Decline.kind, BuyExtra.kind, Extend.kind)
+SITE_ACTION_KINDS: tuple[str, ...] = (
+    Deal.kind,
+    Accept.kind,
+    Decline.kind,
+    BuyExtra.kind,
+    Extend.kind,
+    Abort.kind,
+)
 ACTION_KINDS: tuple[str, ...] = ENGINE_ACTION_KINDS + SITE_ACTION_KINDS
 
 #: Kinds of action that change nothing another player's action depends on (the board,
@@ -96,6 +111,7 @@ __all__ = [
     "BESIDE_THE_BOARD",
     "SITE_ACTION_KINDS",
     "SYSTEM",
+    "Abort",
     "Accept",
     "Action",
     "BuyExtra",

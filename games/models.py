@@ -40,6 +40,7 @@ from games.actions import (
     BESIDE_THE_BOARD,
     ENGINE_ACTION_KINDS,
     SYSTEM,
+    Abort,
     Accept,
     Action,
     BuyExtra,
@@ -128,6 +129,7 @@ class Transition:
     turn_deadline: datetime | None
     computer_to_move: bool
     live: bool = False
+    abort_at: datetime | None = None
 
     @classmethod
     def of(cls, game: Game) -> Transition:
@@ -138,6 +140,7 @@ class Transition:
             turn_deadline=game.turn_deadline,
             computer_to_move=game.computer_seat_to_move() is not None,
             live=game.is_live,
+            abort_at=game.abort_at(),
         )
 
 
@@ -319,6 +322,7 @@ class Game(models.Model):
         ACTIVE = "active", _("In progress")
         FINISHED = "finished", _("Finished")
         DECLINED = "declined", _("Declined")
+        ABORTED = "aborted", _("Aborted")
 
     class EndReason(models.TextChoices):
         OUT = "out", _("A player went out")
@@ -450,6 +454,17 @@ class Game(models.Model):
     @property
     def is_live(self) -> bool:
         return self.speed == LIVE
+
+    @property
+    def awaiting_first_move(self) -> bool:
+        """A game under way in which nobody has moved yet."""
+        return self.status == Game.Status.ACTIVE and not self.state.get("moves_played")
+
+    def abort_at(self) -> datetime | None:
+        """When a live game nobody has moved in is called off (``LIVE_ABORT_SECONDS``)."""
+        if not (self.is_live and self.awaiting_first_move and self.turn_started_at is not None):
+            return None
+        return self.turn_started_at + timedelta(seconds=settings.LIVE_ABORT_SECONDS)
 
     def lexicon(self) -> Lexicon:
         return lexicon_for(self.language, self.dictionary_version)
@@ -626,6 +641,12 @@ class Game(models.Model):
                 self.turn_deadline = None
             case BuyExtra():
                 self._buy_extra(pov, action)
+            case Abort():
+                # Counts for nothing: no result, no rating, no coins; its seats are free.
+                self.status = Game.Status.ABORTED
+                self.turn_seat = None
+                self.turn_deadline = None
+                self.turn_started_at = None
             case Extend():
                 assert self.turn_deadline is not None, "the rule table extends only a turn with a deadline"
                 self.turn_deadline = max(self.turn_deadline, now) + timedelta(

@@ -26,6 +26,7 @@ from dictionaries.models import language_name
 from engine.board import square_name
 from games import extras, hooks
 from games.gameview import ChatLine, GameView, MoveView, load_game, move_views, replay_racks, versus
+from games.messages import error_message
 from games.models import Game
 
 if TYPE_CHECKING:
@@ -286,7 +287,9 @@ def game_context(view: GameView, frame: Frame | None = None) -> Context:
         "preview": frame.preview,
         "action_id": frame.action_id,
         "unknown_words": frame.unknown_words,
-        "notice": gettext("The computer is thinking…") if view.computer_thinking else "",
+        "notice": gettext("The computer is thinking…")
+        if view.computer_thinking
+        else (error_message("aborted") if view.status == Game.Status.ABORTED else ""),
     }
 
 

@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
+from django.conf import settings
+
 from accounts.moderation import chat_muted_until, suspended_until
 from accounts.services import is_blocked, paused_seconds
 from engine import errors
@@ -59,6 +61,10 @@ class Game(Protocol):
     def turn_noticed_at(self) -> datetime | None: ...
     @property
     def speed(self) -> str: ...
+    @property
+    def turn_started_at(self) -> datetime | None: ...
+    @property
+    def awaiting_first_move(self) -> bool: ...
     def seat_user(self, index: int) -> User | None: ...
     def seat_list(self) -> Sequence[RuleSeat]: ...
 
@@ -72,6 +78,7 @@ class RuleSeat(Protocol):
 
 # Game statuses, as stored (``Game.Status``).
 INVITED, OPEN, ACTIVE, FINISHED, DECLINED = "invited", "open", "active", "finished", "declined"
+ABORTED = "aborted"
 
 Rule = Callable[[Game, Pov, datetime], "str | None"]
 
@@ -82,6 +89,8 @@ def _not_on(game: Game) -> str | None:
         return "not_started"
     if game.status == DECLINED:
         return "declined"
+    if game.status == ABORTED:
+        return "aborted"
     if game.status == FINISHED:
         return errors.GAME_OVER
     return None
@@ -164,6 +173,18 @@ def effective_deadline(game: Game, now: datetime) -> datetime:
     return deadline + timedelta(seconds=paused)
 
 
+def _abort(game: Game, pov: Pov, now: datetime) -> str | None:
+    """Call off a live game nobody has moved in: only the system, only once the first
+    player has let ``LIVE_ABORT_SECONDS`` pass since the game began."""
+    if not pov.is_system:
+        return "not_allowed"
+    if refused := _not_on(game):
+        return refused
+    if game.speed != "live" or not game.awaiting_first_move or game.turn_started_at is None:
+        return "not_due"
+    return None if game.turn_started_at + timedelta(seconds=settings.LIVE_ABORT_SECONDS) <= now else "not_due"
+
+
 def _deal(game: Game, pov: Pov, now: datetime) -> str | None:
     """The first deal: only the system, only on a game nobody has been dealt yet."""
     if not pov.is_system:
@@ -226,6 +247,7 @@ RULES: dict[str, Rule] = {
     "decline": _decline,
     "buy_extra": _buy_extra,
     "extend": _extend,
+    "abort": _abort,
 }
 assert set(RULES) == set(ACTION_KINDS), "every action kind has exactly one rule"
 

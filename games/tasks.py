@@ -39,9 +39,9 @@ from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
 
 from games import computer, outcomes, study
-from games.actions import Computer
+from games.actions import SYSTEM, Abort, Computer
 from games.clocks import CLOCK_QUEUE
-from games.models import Game, GameMovedOn, Transition
+from games.models import Game, GameError, GameMovedOn, Transition
 from games.notify import record_digests
 from games.services import expire_games
 
@@ -95,6 +95,14 @@ def schedule_followups(transition: Transition) -> None:
                 transition.game_id,
                 transition.version,
                 at=transition.turn_deadline,
+                queue=CLOCK_QUEUE,
+            )
+        if transition.abort_at is not None:
+            enqueue(
+                abort_unstarted,
+                transition.game_id,
+                transition.version,
+                at=transition.abort_at,
                 queue=CLOCK_QUEUE,
             )
         if transition.computer_to_move:
@@ -167,6 +175,21 @@ def clock_flag(game_id: int, version: int) -> bool:
     beat the flag, it changes nothing."""
     game = _game_at(game_id, version)
     return game is not None and game.is_live and game.timeout(version=version) is not None
+
+
+@task()
+def abort_unstarted(game_id: int, version: int) -> bool:
+    """Call off a live game at ``version`` whose first player has not moved within
+    ``LIVE_ABORT_SECONDS`` (``Abort`` through ``Game.act`` as the system); nothing if a
+    move came first, or run twice."""
+    game = _game_at(game_id, version)
+    if game is None or "abort" not in game.allowed_actions(SYSTEM):
+        return False
+    try:
+        game.act(SYSTEM, Abort(), version=version)
+    except GameError:
+        return False
+    return True
 
 
 @task()

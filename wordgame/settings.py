@@ -354,6 +354,8 @@ INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
 # Live games (games/pace.py, games/clocks.py). LIVE_CLOCK_SECONDS, for tests only: every
 # live clock gets that many seconds instead of its minutes (0: off).
 LIVE_CLOCK_SECONDS = env_int("LIVE_CLOCK_SECONDS", 0)
+# A live game whose first player has not moved this long after it began is aborted.
+LIVE_ABORT_SECONDS = env_int("LIVE_ABORT_SECONDS", 60)
 
 # Tournaments: the spread a bye and a forfeit count for (as TSH records them), the
 # defaults for a new tournament, which keeps its own.

@@ -190,6 +190,11 @@ def test_the_flag_is_deferred_on_the_clocks_queue_and_the_computer_starts_late(
     flag = flags.get()
     assert flag.queue_name == "clocks"
     assert flag.run_after == game.turn_deadline
+    abort = DBTaskResult.objects.get(
+        task_path=tasks.abort_unstarted.module_path, args_kwargs__args=[game.pk, game.version]
+    )
+    assert abort.queue_name == "clocks"
+    assert abort.run_after == started(game) + timedelta(seconds=60)
     before = timezone.now()
     computer = services.start_game(
         creator=ana, mode=Game.Mode.COMPUTER, language="en", level="easy", first=1, pace=Pace.parse("5+0")
