@@ -213,7 +213,12 @@ class RatingOut(Schema):
 class AccountOut(Schema):
     username: str
     coins: int
-    ratings: dict[str, RatingOut] = Field(description="Per game language the player has rated games in.")
+    ratings: dict[str, RatingOut] = Field(
+        description="Correspondence ratings, per game language the player has rated games in."
+    )
+    live_ratings: dict[str, RatingOut] = Field(
+        description="Live ratings (games with clocks, rated apart), per game language."
+    )
     active_games: int
     max_active_games: int
 
