@@ -336,6 +336,7 @@ class ReplaySeat:
     name: str
     score: int
     rack: str  # "" until the game is over
+    clock: str = ""  # a live game's clock after the step ("m:ss"), "" otherwise
 
 
 def replay_racks(game: Game, moves: Sequence[Move], step: int) -> tuple[list[str], tuple[ReplaySeat, ...]]:
@@ -348,9 +349,21 @@ def replay_racks(game: Game, moves: Sequence[Move], step: int) -> tuple[list[str
         analysis.apply_tiles(board, move.tiles)
         scores[move.seat] += move.score
         end = move.engine_record.get("end")
-        if end:
+        # A time penalty after the end carries the end again: its adjustments count once.
+        if end and move.kind != Move.Kind.PENALTY:
             scores = [s + a for s, a in zip(scores, end["adjustments"], strict=False)]
     over = game.status == Game.Status.FINISHED
+    clocks_then: list[int] | None = None
+    if game.is_live:
+        clocks_then = next(
+            (m.clock_ms for m in reversed(moves[:step]) if m.clock_ms),
+            [game.clock_seconds * 1000] * len(seats),
+        )
+
+    def clock(index: int) -> str:
+        if not clocks_then or index >= len(clocks_then):
+            return ""
+        return ClockView(index, clocks_then[index], running=False, overtime_ms=0).text
 
     def rack(index: int) -> str:
         later = next((m for m in moves[step:] if m.seat == index), None)
@@ -358,7 +371,13 @@ def replay_racks(game: Game, moves: Sequence[Move], step: int) -> tuple[list[str
         return later.rack_before if later else (earlier.rack_after if earlier else "")
 
     return board, tuple(
-        ReplaySeat(seat.index, seat.display_name, scores[seat.index], rack(seat.index) if over else "")
+        ReplaySeat(
+            seat.index,
+            seat.display_name,
+            scores[seat.index],
+            rack(seat.index) if over else "",
+            clock(seat.index),
+        )
         for seat in seats
     )
 

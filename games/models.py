@@ -679,6 +679,7 @@ class Game(models.Model):
             played,
             user=self.seat_user(seat),
             dictionary_version=lexicon_version(lexicon) if lexicon is not None else None,
+            clock_ms=self.clock_ms if self.is_live else None,
         )
         if played.state.over:
             self._settle_coins(played, state)
@@ -727,7 +728,13 @@ class Game(models.Model):
         for seat, points in enumerate(clocks.penalties(self.clock_ms)):
             if points:
                 penalised = engine.penalize(state, seat, points)
-                Move.record(self, penalised, user=self.seat_user(seat), dictionary_version=None)
+                Move.record(
+                    self,
+                    penalised,
+                    user=self.seat_user(seat),
+                    dictionary_version=None,
+                    clock_ms=self.clock_ms,
+                )
                 state = penalised.state
         return state
 
@@ -1048,6 +1055,8 @@ class Move(models.Model):
     engine_record = models.JSONField(_("engine record"), default=dict)
     # The dictionary version a play's words were checked against (None: not a play).
     dictionary_version = models.PositiveIntegerField(_("dictionary version"), null=True, blank=True)
+    # A live game's clocks right after this move (each seat's time left, ms): the replay's.
+    clock_ms = models.JSONField(_("clocks after the move (ms)"), null=True, blank=True)
     created_at = models.DateTimeField(_("played at"), auto_now_add=True)
 
     class Meta:
@@ -1063,7 +1072,13 @@ class Move(models.Model):
 
     @classmethod
     def record(
-        cls, game: Game, played: engine.Played, *, user: User | None, dictionary_version: int | None
+        cls,
+        game: Game,
+        played: engine.Played,
+        *,
+        user: User | None,
+        dictionary_version: int | None,
+        clock_ms: list[int] | None = None,
     ) -> Move:
         """Insert the row for ``played`` (call inside the locked transaction)."""
         rec = played.record
@@ -1083,6 +1098,7 @@ class Move(models.Model):
             exchanged="".join(rec.exchanged),
             engine_record=rec.to_dict(),
             dictionary_version=dictionary_version,
+            clock_ms=clock_ms,
         )
 
     def record_obj(self) -> engine.MoveRecord:
