@@ -63,6 +63,8 @@ STATUS: dict[str, int] = {
     "not_due": 409,
     "time_up": 409,
     "aborted": 409,
+    "seek_gone": 409,
+    "seek_out_of_range": 409,
     "clock_flag": 409,
     "already_dealt": 409,
     "extra_not_now": 409,

@@ -9,10 +9,12 @@ reads the request into those values and answers with what the caller may see.
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime
 from typing import Any, Literal
 
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
@@ -37,7 +39,7 @@ from api.schemas import (
     TilePlacement,
     WordStrengthOut,
 )
-from games import extras, services
+from games import extras, seeks, services
 from games.actions import Accept, Action, Decline, Exchange, Pass, Play, Resign
 from games.gameview import ExtraView, brief_for, seen, view_for
 from games.messages import error_message
@@ -160,6 +162,80 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
         extras=body.extras,
         pace=pace,
     )
+    return Status(201, representation.full(view_for(visible(request, game.pk), user)))
+
+
+class SeekOut(Schema):
+    id: int = Field(description="The request's game id (status open).")
+    player: str
+    language: str
+    pace: str = Field(description='The pace, as a new game takes it: "3d" or "10+5".')
+    pace_label: str
+    live: bool
+    rated: bool
+    rating: int = Field(description="The player's rating in the language at the pace's speed.")
+    low: int = Field(description="The lowest rating the request meets now (its window widens with the wait).")
+    high: int
+    created_at: datetime
+    mine: bool
+    can_accept: bool = Field(description="Whether you may take it up now (within its window).")
+    computer_offered: bool = Field(
+        description="Your live request waited long enough to play the computer instead."
+    )
+
+
+@router.get("/seeks", response={200: list[SeekOut], **REFUSALS}, throttle=LOOKUP, summary="Open requests")
+def seeks_list(request: HttpRequest) -> Any:
+    """Every open random request you may be paired with, and your own: language, pace,
+    rated or not, and the rating window it accepts now (±200, 100 wider for each minute a
+    live request waited, each hour a correspondence one). Blocked players never show."""
+    user: Any = request.user
+    return [
+        {
+            "id": i.id,
+            "player": i.player,
+            "language": i.language,
+            "pace": i.pace_code,
+            "pace_label": i.pace_label,
+            "live": i.is_live,
+            "rated": i.rated,
+            "rating": i.rating,
+            "low": i.low,
+            "high": i.high,
+            "created_at": i.created_at,
+            "mine": i.is_mine,
+            "can_accept": i.can_accept,
+            "computer_offered": i.computer_offered,
+        }
+        for i in seeks.items_for(user, timezone.now())
+    ]
+
+
+@router.post(
+    "/seeks/{int:game_id}/accept",
+    response={201: GameOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Take up a request",
+)
+def seek_accept(request: HttpRequest, game_id: int) -> Any:
+    """Play the open request ``game_id`` (within its rating window, neither of you blocked):
+    the game starts at once."""
+    user: Any = request.user
+    game = services.accept_seek(user=user, game_id=game_id)
+    return Status(201, representation.full(view_for(visible(request, game.pk), user)))
+
+
+@router.post(
+    "/seeks/{int:game_id}/computer",
+    response={201: GameOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Play the computer instead",
+)
+def seek_computer(request: HttpRequest, game_id: int) -> Any:
+    """Withdraw your live request that waited long enough and play the computer (medium)
+    at the same pace instead."""
+    user: Any = request.user
+    game = services.computer_instead(user=user, game_id=game_id)
     return Status(201, representation.full(view_for(visible(request, game.pk), user)))
 
 

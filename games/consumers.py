@@ -188,6 +188,10 @@ class LobbyConsumer(ViewerConsumer):
             await self.close()
             return
         self.group = realtime.lobby_group(user.pk)
+        # The seeks page (/games/seeks/) listens to every open request instead.
+        self.seeks = b"seeks=1" in self.scope.get("query_string", b"")
+        if self.seeks:
+            self.group = realtime.SEEKS_GROUP
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.push()
@@ -195,6 +199,10 @@ class LobbyConsumer(ViewerConsumer):
     async def lobby_changed(self, event: Event) -> None:
         await self.push()
 
+    async def seeks_changed(self, event: Event) -> None:
+        await self.push()
+
     async def push(self) -> None:
-        html = await live.render_in(self.viewer_language(), rendering.lobby_fragment, self.scope["user"])
+        fragment = rendering.seeks_fragment if self.seeks else rendering.lobby_fragment
+        html = await live.render_in(self.viewer_language(), fragment, self.scope["user"])
         await self.send(text_data=html)

@@ -95,6 +95,10 @@ ERROR_MESSAGES: dict[str, Promise] = {
         "with 0 to 10 seconds added a move."
     ),
     "time_up": _("Your time ran out before this move arrived: the game is lost on time."),
+    "seek_gone": _("This request is no longer open: someone else took it up, or its player withdrew it."),
+    "seek_out_of_range": _(
+        "Your rating is outside this request's window for now; the window widens the longer it waits."
+    ),
     "aborted": _("This live game was called off: nobody moved within a minute. It counts for nothing."),
     "clock_flag": _("The clock of the player to move ran out: the game is over on time."),
 }

@@ -364,6 +364,9 @@ class Game(models.Model):
     # the seat to move began. The flag falls at ``turn_deadline``.
     clock_ms = models.JSONField(_("time left per seat (ms)"), null=True, blank=True)
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    # An open random request: its player's rating (language, speed) when it was opened,
+    # which the rating window is measured from (games.seeks).
+    seek_rating = models.FloatField(_("rating when seeking"), null=True, blank=True)
     turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True, db_index=True)
     reminder_sent_at = models.DateTimeField(_("reminder sent"), null=True, blank=True)
     # The deadline warnings of this turn (DEADLINE_WARNING_HOURS): the shortest lead warned

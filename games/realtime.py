@@ -33,6 +33,11 @@ def lobby_group(user_id: int) -> str:
     return f"lobby-{user_id}"
 
 
+#: Every open seeks page (``/games/seeks/``, through the lobby socket with ``?seeks=1``).
+SEEKS_GROUP = "seeks"
+SEEKS_CHANGED = "seeks.changed"
+
+
 def _send(*messages: tuple[str, dict[str, Any]]) -> None:
     """Send events, each ``(group, event)``, all at once (one hop to the event loop,
     whatever their number). A failure (Redis down or restarting) is logged and
@@ -91,3 +96,9 @@ def lobby_changed(user_ids: Iterable[int]) -> None:
 def analysis_ready(game_id: int) -> None:
     """After the commit: the game's analysis is stored (its page shows it)."""
     transaction.on_commit(lambda: _send((game_group(game_id), {"type": ANALYSIS_READY, "game_id": game_id})))
+
+
+def seeks_changed() -> None:
+    """The open requests changed (one opened, was taken up, matched or withdrawn): every
+    open seeks page re-reads them, on commit."""
+    transaction.on_commit(lambda: _send((SEEKS_GROUP, {"type": SEEKS_CHANGED})))

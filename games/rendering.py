@@ -53,6 +53,7 @@ PARTIALS: dict[str, str] = {
     "replay": "games/_replay.html",
     "aids": "games/_aids.html",
     "extras": "games/_extras.html",
+    "seeks": "games/_seeks.html",
 }
 
 # The partials of a game snapshot, in the order they are sent. ``game_sync`` comes first:
@@ -536,6 +537,19 @@ def public_games(user: User, limit: int = 50) -> list[LobbyItem]:
 
 def lobby_fragment(user: User) -> str:
     return render_partials(["lobby_games"], dict(lobby_context(user, oob=True)))
+
+
+def seeks_context(user: User, *, oob: bool = False) -> Context:
+    """The open requests ``user`` sees (``games.seeks``), for the seeks page and its pushes."""
+    from django.utils import timezone
+
+    from games.seeks import items_for
+
+    return {"seeks": items_for(user, timezone.now()), "ws_url": "/ws/lobby/?seeks=1", "oob": oob}
+
+
+def seeks_fragment(user: User) -> str:
+    return render_partials(["seeks"], seeks_context(user, oob=True))
 
 
 # ----- replay ----------------------------------------------------------------------

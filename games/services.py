@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -13,10 +14,10 @@ from django.utils import timezone
 
 import engine
 from accounts.models import User
-from accounts.moderation import suspended_ids, suspended_until
-from accounts.services import blocked_ids, is_blocked
-from games import extras, realtime
-from games.actions import SYSTEM, BuyExtra, Deal
+from accounts.moderation import suspended_until
+from accounts.services import is_blocked
+from games import extras, realtime, seeks
+from games.actions import SYSTEM, BuyExtra, Deal, Decline
 from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
 from games.pace import Pace
 from games.pov import Pov
@@ -188,6 +189,7 @@ def _new_game(
     rated: bool = False,
     extras: bool = True,
     pace: Pace | None = None,
+    seek_rating: float | None = None,
 ) -> Game:
     return Game.objects.create(
         language=language,
@@ -202,6 +204,7 @@ def _new_game(
         rated=rated,
         # The creator's choice; rated games are played without paid aids.
         extras_allowed=extras and not rated,
+        seek_rating=seek_rating,
     )
 
 
@@ -259,21 +262,18 @@ def _join_or_open_seek(
         return own
     pace = pace or default_pace(Game.Mode.RANDOM)
     same_pace = {k: v for k, v in pace_fields(pace).items() if k in SEEK_PACE_FIELDS}
-    seek = (
+    mine = seeks.rating_of(creator, language, pace.speed)
+    now = timezone.now()
+    candidates = seeks.eligible_for(
+        creator,
         Game.objects.select_for_update(skip_locked=True)
         .filter(status=Game.Status.OPEN, language=language, mode=Game.Mode.RANDOM, rated=rated)
-        .filter(**same_pace)
-        .exclude(created_by=creator)
-        .exclude(created_by__in=blocked_ids(creator))
-        # A rated seek pairs bots with bots and people with people.
-        .exclude(rated=True, created_by__is_bot=not creator.is_bot)
-        # A seek opened before its player was suspended waits for the suspension's end.
-        .exclude(created_by__in=suspended_ids())
-        .order_by("created_at", "pk")
-        .first()
-    )
+        .filter(**same_pace),
+    ).order_by("created_at", "pk")
+    # The oldest request whose player's rating is within its window (or the newcomer's).
+    seek = next((c for c in candidates.select_related("created_by") if seeks.within(c, mine, now)), None)
     if seek is None:
-        return _new_game(
+        opened = _new_game(
             creator,
             Game.Mode.RANDOM,
             language,
@@ -282,9 +282,137 @@ def _join_or_open_seek(
             rated=rated,
             extras=extras,
             pace=pace,
+            seek_rating=mine,
         )
+        for hook in _seek_hooks:
+            hook(opened)
+        realtime.seeks_changed()
+        return opened
     _deal(seek, [seek.created_by, creator], first=None, start=True)
+    realtime.seeks_changed()
     return seek
+
+
+_seek_hooks: list[Callable[[Game], None]] = []
+
+
+def register_seek_opened(hook: Callable[[Game], None]) -> None:
+    """Run ``hook`` in the transaction that opens a random request (``games.tasks``
+    registers the widening of its window from ``GamesConfig.ready``: services never
+    import tasks, which import services)."""
+    if hook not in _seek_hooks:
+        _seek_hooks.append(hook)
+
+
+def accept_seek(*, user: User, game_id: int) -> Game:
+    """``user`` takes up the open request ``game_id`` from the seeks page: any eligible
+    player (not its creator, neither blocked by the other, a rated request person with
+    person and bot with bot, not suspended, within the request's rating window now, below
+    the active-games limit). ``user``'s own open request in that language is withdrawn.
+    Raises ``GameError`` (``seek_gone``, ``seek_out_of_range``, ``blocked``, ...)."""
+    with transaction.atomic():
+        lock_user(user)
+        if Game.objects.active_for(user).count() >= settings.MAX_ACTIVE_GAMES:
+            raise GameError("too_many_games")
+        if suspended_until(user) is not None:
+            raise GameError("suspended")
+        found = Game.objects.filter(pk=game_id, status=Game.Status.OPEN, mode=Game.Mode.RANDOM).first()
+        if found is None:
+            raise GameError("seek_gone")
+        _lock_seeks(found.language)
+        seek = (
+            seeks.eligible_for(
+                user, Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.OPEN)
+            )
+            .select_related("created_by")
+            .first()
+        )
+        if seek is None:
+            # Gone meanwhile, or one this player may not take (their own, blocked...).
+            still_open = Game.objects.filter(pk=game_id, status=Game.Status.OPEN).exists()
+            raise GameError("blocked" if still_open else "seek_gone")
+        if not seeks.within(seek, seeks.rating_of(user, seek.language, seek.speed), timezone.now()):
+            raise GameError("seek_out_of_range")
+        if seek.rated and user.is_bot != seek.created_by.is_bot:
+            raise GameError("bot_rated_human")
+        for own in Game.objects.filter(created_by=user, status=Game.Status.OPEN, language=seek.language):
+            own.act(user, Decline(), version=own.version)
+        _deal(seek, [seek.created_by, user], first=None, start=True)
+        realtime.seeks_changed()
+    return seek
+
+
+def match_waiting(*, game_id: int) -> Game | None:
+    """Pair the open request ``game_id`` with another one its widened window now reaches
+    (the older of the two becomes the game, the other is withdrawn); None when there is
+    none yet, or the request is no longer open. Serialised with every other matching in
+    its language, as joining is."""
+    with transaction.atomic():
+        seek = Game.objects.filter(pk=game_id, status=Game.Status.OPEN, mode=Game.Mode.RANDOM).first()
+        if seek is None:
+            return None
+        _lock_seeks(seek.language)
+        seek = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.OPEN).first()
+        if seek is None:
+            return None
+        now = timezone.now()
+        same_pace = {f: getattr(seek, f) for f in SEEK_PACE_FIELDS}
+        others = (
+            seeks.eligible_for(
+                seek.created_by,
+                Game.objects.select_for_update(skip_locked=True)
+                .filter(
+                    status=Game.Status.OPEN, language=seek.language, mode=Game.Mode.RANDOM, rated=seek.rated
+                )
+                .filter(**same_pace)
+                .exclude(pk=seek.pk),
+            )
+            .select_related("created_by")
+            .order_by("created_at", "pk")
+        )
+        other = next(
+            (
+                o
+                for o in others
+                if seeks.within(o, seeks.seek_rating(seek), now, own_window=seeks.window(seek, now))
+            ),
+            None,
+        )
+        if other is None:
+            return None
+        older, newer = sorted([seek, other], key=lambda g: (g.created_at, g.pk))
+        newer.act(newer.created_by, Decline(), version=newer.version)
+        _deal(older, [older.created_by, newer.created_by], first=None, start=True)
+        realtime.lobby_changed([older.created_by_id, newer.created_by_id])
+        realtime.seeks_changed()
+    return older
+
+
+def computer_instead(*, user: User, game_id: int, level: str = Seat.Level.MEDIUM) -> Game:
+    """A live request that has waited ``SEEK_COMPUTER_AFTER_SECONDS`` is withdrawn and its
+    player plays the computer at the same pace instead. Raises ``GameError``
+    (``seek_gone``, ``not_invited``: not theirs, ``not_due``: too early or not live)."""
+    with transaction.atomic():
+        seek = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.OPEN).first()
+        if seek is None:
+            raise GameError("seek_gone")
+        if seek.created_by_id != user.pk:
+            raise GameError("not_invited")
+        waited = timezone.now() - seek.created_at
+        if not seek.is_live or waited.total_seconds() < settings.SEEK_COMPUTER_AFTER_SECONDS:
+            raise GameError("not_due")
+        seek.act(user, Decline(), version=seek.version)
+        game = start_game(
+            creator=user,
+            mode=Game.Mode.COMPUTER,
+            language=seek.language,
+            level=level,
+            public=seek.is_public,
+            extras=seek.extras_allowed,
+            pace=seek.pace,
+        )
+        realtime.seeks_changed()
+    return game
 
 
 def rematch(*, game: Game, user: object) -> Game:

@@ -43,7 +43,8 @@ from games.actions import SYSTEM, Abort, Computer
 from games.clocks import CLOCK_QUEUE
 from games.models import Game, GameError, GameMovedOn, Transition
 from games.notify import record_digests
-from games.services import expire_games
+from games.seeks import widen_step
+from games.services import expire_games, match_waiting
 
 logger = logging.getLogger(__name__)
 
@@ -190,6 +191,25 @@ def abort_unstarted(game_id: int, version: int) -> bool:
     except GameError:
         return False
     return True
+
+
+def schedule_seek(seek: Game) -> None:
+    """When a random request opens (in its transaction): look again for a match each time
+    its rating window widens (``games.seeks``)."""
+    enqueue(seek_widened, seek.pk, at=seek.created_at + widen_step(seek.is_live))
+
+
+@task()
+def seek_widened(game_id: int) -> bool:
+    """The window of the open request ``game_id`` widened: pair it if another request is
+    now within reach, else look again at the next widening. Nothing once it is closed."""
+    matched = match_waiting(game_id=game_id)
+    if matched is not None:
+        return True
+    seek = Game.objects.filter(pk=game_id, status=Game.Status.OPEN).first()
+    if seek is not None:
+        enqueue(seek_widened, game_id, at=timezone.now() + widen_step(seek.is_live))
+    return False
 
 
 @task()

@@ -356,6 +356,12 @@ INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
 LIVE_CLOCK_SECONDS = env_int("LIVE_CLOCK_SECONDS", 0)
 # A live game whose first player has not moved this long after it began is aborted.
 LIVE_ABORT_SECONDS = env_int("LIVE_ABORT_SECONDS", 60)
+# Open seeks (games/seeks.py): players meet within SEEK_WINDOW rating points each way,
+# SEEK_WIDEN more for each minute (live) or hour (correspondence) a request waited; a
+# live request offers its player the computer after SEEK_COMPUTER_AFTER_SECONDS.
+SEEK_WINDOW = env_int("SEEK_WINDOW", 200)
+SEEK_WIDEN = env_int("SEEK_WIDEN", 100)
+SEEK_COMPUTER_AFTER_SECONDS = env_int("SEEK_COMPUTER_AFTER_SECONDS", 30)
 
 # Tournaments: the spread a bye and a forfeit count for (as TSH records them), the
 # defaults for a new tournament, which keeps its own.
