@@ -31,8 +31,9 @@ def test_overtime_penalties_are_time_penalty_lines_read_back_by_the_import(ana: 
     text = gcg_text(game)
     assert "(time) -20" in text
     record = import_gcg(text)
-    penalties = [m for m in record.moves if m.kind == "penalty"] or list(record.events)
-    assert [(m.seat, getattr(m, "points", getattr(m, "score", None))) for m in penalties] == [(0, -20)]
+    penalties = [(m.seat, m.score) for m in record.moves if m.kind == "penalty"]
+    penalties += [(e.seat, e.points) for e in record.events if e.kind == "time"]
+    assert penalties == [(0, -20)]
     assert list(record.scores()) == game.final_scores
     assert Move.objects.get(game=game, kind="penalty").score == -20
 

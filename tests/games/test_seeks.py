@@ -69,7 +69,7 @@ def test_the_window_widens_with_the_wait_and_the_requests_meet(ana: Any, ben: An
     first.refresh_from_db()
     second.refresh_from_db()
     assert first.status == Game.Status.ACTIVE
-    assert sorted(s.user_id for s in first.seats.all()) == sorted([ana.pk, ben.pk])
+    assert {s.user_id for s in first.seats.all()} == {ana.pk, ben.pk}
     assert second.status == Game.Status.DECLINED
 
 
