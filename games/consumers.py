@@ -13,6 +13,7 @@ from accounts.consumers import viewer_language
 from games import live, realtime, rendering
 from games.models import Game
 from games.pov import Pov
+from notifications import presence
 
 Event = dict[str, object]
 
@@ -79,9 +80,17 @@ class GameConsumer(ViewerConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if pov.is_player and pov.user_id is not None:
+            await presence.amark_present(pov.user_id, self.game_id)
             self.present = asyncio.ensure_future(live.stay_present(self.game_id, pov.user_id))
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
+        if self.present is not None and await self.is_live_now():
+            # The opponent no longer sees this player away.
+            await realtime.apresence_changed(self.game_id, pov.user_id)
+
+    async def is_live_now(self) -> bool:
+        """Whether this is a live game under way (its players are shown away or present)."""
+        return await Game.objects.filter(pk=self.game_id, speed="live", status=Game.Status.ACTIVE).aexists()
 
     def take(self, pov: Pov) -> None:
         """Keep ``pov``, counting this socket among the game's seated players' here."""
@@ -97,7 +106,15 @@ class GameConsumer(ViewerConsumer):
         if self.present is not None:
             await live.stop(self.present)
             self.present = None
+            if await self.is_live_now():
+                await realtime.apresence_changed(self.game_id, self.pov.user_id)
         await super().disconnect(code)
+
+    async def presence_changed(self, event: Event) -> None:
+        """A player of this live game opened or closed its page: show them away or back
+        (the snapshot again; not to that player's own sockets)."""
+        if self.shown is not None and event.get("user_id") != self.pov.user_id:
+            await self.push()
 
     async def game_changed(self, event: Event) -> None:
         version = event.get("version")

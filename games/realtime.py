@@ -33,6 +33,8 @@ def lobby_group(user_id: int) -> str:
     return f"lobby-{user_id}"
 
 
+PRESENCE_CHANGED = "presence.changed"
+
 #: Every open seeks page (``/games/seeks/``, through the lobby socket with ``?seeks=1``).
 SEEKS_GROUP = "seeks"
 SEEKS_CHANGED = "seeks.changed"
@@ -102,3 +104,15 @@ def seeks_changed() -> None:
     """The open requests changed (one opened, was taken up, matched or withdrawn): every
     open seeks page re-reads them, on commit."""
     transaction.on_commit(lambda: _send((SEEKS_GROUP, {"type": SEEKS_CHANGED})))
+
+
+async def apresence_changed(game_id: int, user_id: int | None) -> None:
+    """A player's page on a live game opened or closed (from that page's socket, already
+    in the event loop): the others' pages show them present or away again."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(game_group(game_id), {"type": PRESENCE_CHANGED, "user_id": user_id})
+    except Exception:
+        logger.exception("presence update to %s failed", game_group(game_id))

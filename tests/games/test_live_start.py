@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -94,3 +94,23 @@ def test_the_opponent_sees_a_player_away_while_their_page_is_closed(ana: Any, be
     page = client.get(url).content.decode()
     assert ">Away<" in page
     assert 'data-running="true"' in page  # her clock runs on
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_the_opponent_sees_a_player_leave_and_come_back_live(ana: Any, ben: Any) -> None:
+    from tests.games.test_game_consumer import connect
+
+    game = await sync_to_async(live_game)(ana, ben, "5+0")
+    path = f"/ws/games/{game.pk}/"
+    ben_socket, connected = await connect(path, ben)
+    assert connected
+    assert ">Away<" in await ben_socket.receive_from(timeout=10)  # ana's page is not open
+    ana_socket, connected = await connect(path, ana)
+    assert connected
+    await ana_socket.receive_from(timeout=10)  # her own snapshot
+    assert ">Away<" not in await ben_socket.receive_from(timeout=10)
+    await ana_socket.disconnect()
+    assert ">Away<" in await ben_socket.receive_from(timeout=10)
+    await ben_socket.disconnect()
