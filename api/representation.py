@@ -90,4 +90,10 @@ def full(view: GameView) -> dict[str, object]:
         "end_reason": view.end_reason or None,
         "winner": names[winner.index] if winner is not None else None,
         "aids": [{"player": names.get(a.seat, ""), "turn": a.move, "extra": a.extra} for a in view.aids],
+        # A live game's clocks as the server keeps them, at the moment of this answer.
+        "clocks": [
+            {"player": names[s.index], "left_ms": s.clock.left_ms, "running": s.clock.running}
+            for s in view.seats
+            if s.clock is not None
+        ],
     }

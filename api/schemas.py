@@ -174,6 +174,12 @@ class GameSummaryOut(Schema):
     pace: PaceOut
 
 
+class ClockOut(Schema):
+    player: str
+    left_ms: int
+    running: bool
+
+
 class AidOut(Schema):
     player: str
     turn: int = Field(description="The move the aid was for.")
@@ -193,6 +199,11 @@ class GameOut(GameSummaryOut):
     winner: str | None
     aids: list[AidOut] = Field(
         description="Every paid aid bought in this game, by either player (fair play)."
+    )
+    clocks: list[ClockOut] = Field(
+        description="A live game's clocks at the moment of this answer (none in a correspondence game): "
+        "each player's time left, below zero in overtime; the running one is the player to move's. "
+        "In a live game, deadline is the moment the flag falls."
     )
 
 

@@ -6,7 +6,7 @@ import secrets
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -17,7 +17,7 @@ from accounts.models import User
 from accounts.moderation import suspended_until
 from accounts.services import is_blocked
 from games import extras, realtime, seeks
-from games.actions import SYSTEM, BuyExtra, Deal, Decline
+from games.actions import SYSTEM, Abort, BuyExtra, Deal, Decline
 from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
 from games.pace import Pace
 from games.pov import Pov
@@ -475,6 +475,7 @@ def _start_rematch(game: Game, user: User, seat: int) -> Game:
 class ExpiryReport:
     timed_out: list[int] = field(default_factory=list)
     reminded: list[int] = field(default_factory=list)
+    aborted: list[int] = field(default_factory=list)
 
 
 def expire_games(*, now: datetime | None = None) -> ExpiryReport:
@@ -492,6 +493,19 @@ def expire_games(*, now: datetime | None = None) -> ExpiryReport:
     for game in Game.objects.due_for_reminder(now).prefetch_related("seats__user"):
         if game.send_turn_reminder(version=game.version, now=now):
             report.reminded.append(game.pk)
+    # Live games nobody moved in whose abort task was lost.
+    unstarted = Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        speed="live",
+        state__moves_played=0,
+        turn_started_at__lte=now - timedelta(seconds=settings.LIVE_ABORT_SECONDS),
+    )
+    for game in unstarted.prefetch_related("seats__user"):
+        try:
+            game.act(SYSTEM, Abort(), version=game.version, now=now)
+        except (GameError, engine.IllegalMove):
+            continue  # a move came first
+        report.aborted.append(game.pk)
     return report
 
 

@@ -263,6 +263,7 @@ def sweep() -> dict[str, list[int]]:
     return {
         "timed_out": report.timed_out,
         "reminded": report.reminded,
+        "aborted": report.aborted,
         "digests": digests,
         "computer": [g for g, _ in stuck],
     }

@@ -176,6 +176,14 @@ def test_a_reload_shows_the_true_time_left(ana: Any, ben: Any) -> None:
     assert shown[1] == 300_000
     assert ">3:55<" in page
     assert "js/clocks.js" in page
+    # The API gives the same figures.
+    from api.models import ApiToken
+
+    token = ApiToken.issue(ben, "test")[1]
+    answer = client.get(f"/api/v1/games/{game.pk}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert [(c["player"], c["running"]) for c in answer["clocks"]] == [("ana", True), ("ben", False)]
+    assert 300_000 - 67_000 <= answer["clocks"][0]["left_ms"] <= 300_000 - 65_000
+    assert answer["deadline"] is not None
 
 
 @pytest.mark.django_db(transaction=True)

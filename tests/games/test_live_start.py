@@ -54,6 +54,17 @@ def test_a_live_game_nobody_moved_in_is_aborted_and_counts_for_nothing(ana: Any,
     assert "This live game was called off" in page
 
 
+def test_the_sweep_aborts_a_game_whose_abort_task_was_lost(ana: Any, ben: Any) -> None:
+    from games.services import expire_games
+
+    game = live_game(ana, ben, "5+0")
+    assert expire_games().aborted == []
+    game = age(game, 61)
+    assert expire_games().aborted == [game.pk]
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+
+
 def test_a_first_move_in_time_keeps_the_game(ana: Any, ben: Any) -> None:
     game = live_game(ana, ben, "5+0")
     version = game.version
