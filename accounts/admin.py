@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -202,6 +203,30 @@ def apply_moderation(
     return moderation.warn(moderator=moderator, player=player, reason=reason, report=report)
 
 
+def fair_play_summary(figures: dict[str, Any]) -> str:
+    """A fair-play report's figures in a sentence (``games.fairplay.Figures`` with the
+    thresholds and the games they came from)."""
+    limits = figures.get("thresholds", {})
+    text = gettext(
+        "Top plays: %(top)s %% of %(moves)s moves (threshold %(top_limit)s %%); share of the best score: "
+        "%(share)s %% (threshold %(share_limit)s %%); over the last %(games)s rated games: %(ids)s."
+    ) % {
+        "top": figures.get("top_share"),
+        "moves": figures.get("moves"),
+        "top_limit": limits.get("top_share"),
+        "share": figures.get("best_share"),
+        "share_limit": limits.get("best_share"),
+        "games": figures.get("games"),
+        "ids": ", ".join(str(i) for i in figures.get("game_ids", [])),
+    }
+    if figures.get("median_seconds") is not None:
+        low, high = figures.get("quartile_seconds") or (None, None)
+        text += " " + gettext(
+            "Time per move: median %(median)s s (half of the moves between %(low)s and %(high)s s)."
+        ) % {"median": figures["median_seconds"], "low": low, "high": high}
+    return text
+
+
 @admin.register(ModerationAction)
 class ModerationActionAdmin(admin.ModelAdmin[ModerationAction]):
     """The moderation log, read-only: entries are made by the moderation services."""
@@ -260,19 +285,22 @@ class ReportAdmin(admin.ModelAdmin[Report]):
         "created_at",
         "reported",
         "reason",
-        "reporter",
+        "filed_by",
+        "language",
         "game_id",
         "resolved",
         "resolved_by",
     )
-    list_filter = ("resolved", "reason")
+    list_filter = ("resolved", "reason", "by_system", "language")
     search_fields = ("reported__username", "reporter__username", "details")
     list_select_related = ("reported", "reporter", "resolved_by")
     readonly_fields = (
-        "reporter",
+        "filed_by",
         "reported",
         "reason",
+        "language",
         "details",
+        "fair_play_figures",
         "game_id",
         "created_at",
         "resolved_by",
@@ -302,6 +330,38 @@ class ReportAdmin(admin.ModelAdmin[Report]):
             ),
         }
         return super().change_view(request, object_id, form_url, extra)
+
+    @admin.display(description=_("filed by"))
+    def filed_by(self, report: Report) -> str:
+        if report.by_system:
+            return gettext("the site (fair-play review)")
+        return str(report.reporter) if report.reporter is not None else "-"
+
+    @admin.display(description=_("fair-play figures"))
+    def fair_play_figures(self, report: Report) -> str:
+        """The figures a fair-play report was filed with, in the moderator's language, and
+        each game's own shares."""
+        if not (report.by_system and report.figures):
+            return "-"
+        games = format_html_join(
+            "",
+            "<li>{}</li>",
+            (
+                (
+                    gettext("Game %(game)s: %(moves)s moves, top plays %(top)s %%, best score %(share)s %%")
+                    % {
+                        "game": g["game"],
+                        "moves": g["moves"],
+                        "top": g["top_share"],
+                        "share": g["best_share"],
+                    },
+                )
+                for g in report.figures.get("per_game", [])
+            ),
+        )
+        return format_html(
+            '<p>{}</p><ul id="fair-play-games">{}</ul>', fair_play_summary(report.figures), games
+        )
 
     def get_urls(self) -> list[URLPattern]:
         moderate = path(

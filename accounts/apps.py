@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.apps import AppConfig
-from django.contrib.auth.signals import user_logged_in
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db.models.signals import post_migrate, pre_save
 from django.utils.translation import gettext_lazy as _
 
@@ -53,6 +53,17 @@ def tell_renames(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     UsernameRename.objects.filter(pk__in=[r.pk for r in renames]).update(told_at=timezone.now())
 
 
+def end_live_connections(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """At log-out (framework plumbing: Django's ``user_logged_out``, sent before the
+    session is flushed), the session's open sockets are closed, in every process
+    (``accounts.livesocket``)."""
+    from accounts import realtime
+
+    session = getattr(request, "session", None)
+    if user is not None and session is not None and session.session_key:
+        realtime.auth_changed(user.pk, ended_session=session.session_key)
+
+
 def derive_username_key(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> None:
     """``loaddata`` saves raw, past ``User.save()``: the unique key must still follow the
     username (framework plumbing, like a cache key)."""
@@ -69,6 +80,17 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         post_migrate.connect(restore_report_permissions, sender=self, dispatch_uid="accounts.reports")
         user_logged_in.connect(tell_renames, dispatch_uid="accounts.tell_renames")
+        user_logged_out.connect(end_live_connections, dispatch_uid="accounts.end_live_connections")
         pre_save.connect(
             derive_username_key, sender=self.get_model("User"), dispatch_uid="accounts.username_key"
         )
+        from django.contrib.auth.signals import user_login_failed
+
+        from accounts import logins, metrics
+
+        # One structured line per log-in attempt (django-axes's own lines are kept to errors).
+        user_logged_in.connect(logins.logged_in, dispatch_uid="accounts.logins.success")
+        user_login_failed.connect(logins.login_failed, dispatch_uid="accounts.logins.failure")
+
+        # Framework plumbing: finished tasks counted, the pool's figures kept fresh.
+        metrics.connect_signals()

@@ -13,13 +13,13 @@ import time
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import trans_real
 
 from accounts import realtime
+from accounts.livesocket import LiveSocket
 from accounts.models import User
 
 #: A client may ask for a fresh snapshot at most this often (seconds).
@@ -60,8 +60,7 @@ def bell_fragment(user_id: int, language: str) -> str:
         return render_to_string("notifications/_bell.html", {"count": count})
 
 
-class UserConsumer(AsyncWebsocketConsumer):
-    group = ""
+class UserConsumer(LiveSocket):
     last_resync = float("-inf")
 
     async def connect(self) -> None:
@@ -69,17 +68,11 @@ class UserConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close()
             return
-        self.user_id = user.pk
         self.language = viewer_language(self.scope)
-        self.group = realtime.user_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(realtime.user_group(user.pk))
         await self.accept()
         # A snapshot at once, so a page that reconnects is never left with an old balance.
         await self.push()
-
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The only message a client may send: ``{"type": "resync"}``, at most once a second."""
@@ -101,6 +94,7 @@ class UserConsumer(AsyncWebsocketConsumer):
         await self.push()
 
     async def push(self) -> None:
+        assert self.user_id is not None, "joined as a signed-in user (connect)"
         html = await database_sync_to_async(header_fragments)(self.user_id, self.language)
         await self.send(text_data=html)
 

@@ -307,11 +307,24 @@ class Report(models.Model):
     )
     resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
     moderator_note = models.TextField(_("moderator's note"), blank=True)
+    # Filed by the site itself (no reporter): the fair-play review of rated games
+    # (games.moderation.review_fair_play), for one game language, with the figures that
+    # crossed its thresholds. At most one such report is open per player and language.
+    by_system = models.BooleanField(_("filed by the system"), default=False)
+    language = models.CharField(_("game language"), max_length=8, blank=True)
+    figures = models.JSONField(_("figures"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("report")
         verbose_name_plural = _("reports")
         ordering = ["resolved", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reported", "language"],
+                condition=Q(by_system=True, resolved=False),
+                name="accounts_report_one_open_system_report",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.reported} ({self.reason})"

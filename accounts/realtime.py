@@ -8,6 +8,7 @@ only; ``accounts.consumers.UserConsumer`` re-reads the database and renders.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from typing import Any
 
@@ -67,3 +68,32 @@ def _send_many(user_ids: tuple[int, ...]) -> None:
         run_coroutine(send_all)
     except Exception:
         logger.exception("live updates of notifications failed")
+
+
+AUTH_CHANGED = "auth.changed"
+
+
+def auth_group(user_id: int) -> str:
+    """Every socket and event stream a signed-in user opened joins this group: told when
+    what signed them in may have ended (a log-out, a password change, a revoked token)."""
+    return f"auth-{user_id}"
+
+
+def session_digest(session_key: str) -> str:
+    """What a group event says of a session: never its key (that signs a browser in)."""
+    return hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+def auth_changed(user_id: int, *, ended_session: str | None = None, kept_session: str | None = None) -> None:
+    """After the commit: each of the user's open sockets and streams checks that what
+    opened it still stands, and ends if not. ``ended_session``: the key of a session that
+    has just ended (a log-out: its sockets close without looking, as the session is
+    flushed only after Django's ``user_logged_out``). ``kept_session``: the key, before
+    it was rotated, of a session that stays signed in (the one that changed the
+    password: its sockets stay open)."""
+    event: dict[str, Any] = {"type": AUTH_CHANGED, "user_id": user_id}
+    if ended_session:
+        event["ended"] = session_digest(ended_session)
+    if kept_session:
+        event["kept"] = session_digest(kept_session)
+    transaction.on_commit(lambda: _send(auth_group(user_id), event))

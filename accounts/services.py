@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -413,6 +413,31 @@ def report_user(
     return Report.objects.create(
         reporter=reporter, reported=reported, reason=reason, details=details.strip(), game_id=game_id
     )
+
+
+def file_system_report(
+    *, reported: User, reason: str, language: str, figures: dict[str, Any], game_id: int | None = None
+) -> Report | None:
+    """File a report for the moderators as the site itself (no reporter; ``by_system``)
+    about ``reported`` in one game ``language``, carrying the ``figures`` behind it.
+
+    At most one such report is open per player and language: returns None when one is
+    open already (a unique constraint holds this when two reviews race)."""
+    if Report.objects.filter(reported=reported, language=language, by_system=True, resolved=False).exists():
+        return None
+    try:
+        with transaction.atomic():
+            return Report.objects.create(
+                reporter=None,
+                reported=reported,
+                reason=reason,
+                language=language,
+                by_system=True,
+                figures=figures,
+                game_id=game_id,
+            )
+    except IntegrityError:  # filed meanwhile by a concurrent review
+        return None
 
 
 def resolve_reports(*, reports: Iterable[Report], moderator: User, note: str = "") -> int:

@@ -15,5 +15,8 @@ urlpatterns = [
     path("friends/<str:username>/", views.friend_action, name="friend-action"),
     path("blocked/", views.blocked, name="blocked"),
     path("notices/<int:notice_id>/read/", views.acknowledge_notice, name="acknowledge-notice"),
+    # Django's auth views; these two also close the sessions they sign out.
+    path("password_change/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("reset/<uidb64>/<token>/", views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -21,7 +22,7 @@ from django.views import i18n
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import engine
-from accounts import hooks, notices, services
+from accounts import hooks, notices, realtime, services
 from accounts.charts import rating_chart
 from accounts.forms import (
     DeleteAccountForm,
@@ -378,3 +379,25 @@ def leaderboard(request: AuthedRequest) -> HttpResponse:
         "rows": rows,
     }
     return render(request, "accounts/leaderboard.html", context)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's, and the user's other sessions (no longer signed in: their password hash
+    changed) have their open sockets closed (``accounts.livesocket``); this one's stay
+    open though its key is rotated."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        rotated = self.request.session.session_key
+        response = super().form_valid(form)
+        realtime.auth_changed(form.user.pk, kept_session=rotated)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's, and every session of the user closes its open sockets, as after a
+    password change."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        realtime.auth_changed(form.user.pk)
+        return response

@@ -286,9 +286,10 @@ def read_notice(request: HttpRequest, notice_id: int) -> Any:
 
 
 class PlayerFoundOut(Schema):
-    model_config = example({"username": "ben", "display_name": "Ben"})
+    model_config = example({"username": "ben", "display_name": "Ben", "bot": False})
     username: str
     display_name: str
+    bot: bool = Field(description="Whether the player's account is a bot's.")
 
 
 @router.get(
@@ -309,13 +310,16 @@ def search(request: HttpRequest, q: Annotated[str, Field(min_length=1, max_lengt
         .exclude(pk=getattr(request.user, "pk", 0))
         .order_by(Lower("username"))[:30]
     )
-    return [{"username": u.username, "display_name": u.display_name} for u in found]
+    return [{"username": u.username, "display_name": u.display_name, "bot": u.is_bot} for u in found]
 
 
 class LeaderOut(Schema):
-    model_config = example({"rank": 1, "username": "ben", "rating": 1712.3, "deviation": 55.1, "games": 40})
+    model_config = example(
+        {"rank": 1, "username": "ben", "bot": False, "rating": 1712.3, "deviation": 55.1, "games": 40}
+    )
     rank: int
     username: str
+    bot: bool = Field(description="Whether the player's account is a bot's.")
     rating: float
     deviation: float
     games: int
@@ -339,6 +343,7 @@ def leaderboard(
         {
             "rank": rank,
             "username": r.user.username,
+            "bot": r.user.is_bot,
             "rating": round(r.rating, 1),
             "deviation": round(r.deviation, 1),
             "games": r.games,

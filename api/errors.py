@@ -27,6 +27,7 @@ STATUS: dict[str, int] = {
     "bad_mode": 400,
     "bad_pace": 400,
     "bad_opponent": 400,
+    "bad_rules": 400,
     "bad_cursor": 400,
     "self": 400,
     "empty_chat": 400,
@@ -58,6 +59,10 @@ STATUS: dict[str, int] = {
     "game_changed": 409,
     engine_errors.NOT_YOUR_TURN: 409,
     engine_errors.GAME_OVER: 409,
+    # A challenge rule's: nothing to challenge now, or only the last play's window open.
+    engine_errors.NOTHING_TO_CHALLENGE: 409,
+    engine_errors.CHALLENGE_WINDOW_OPEN: 409,
+    engine_errors.CHALLENGE_NOT_ALLOWED: 409,
     "not_started": 409,
     "declined": 409,
     "not_due": 409,

@@ -40,7 +40,7 @@ from api.schemas import (
     WordStrengthOut,
 )
 from games import extras, seeks, services
-from games.actions import Accept, Action, Decline, Exchange, Pass, Play, Resign
+from games.actions import Accept, AcceptPlay, Action, Challenge, Decline, Exchange, Pass, Play, Resign
 from games.gameview import ExtraView, brief_for, seen, view_for
 from games.messages import error_message
 from games.models import Game
@@ -104,9 +104,9 @@ def visible(request: HttpRequest, game_id: int) -> Game:
 def act(request: HttpRequest, game_id: int, action: Action, body: ActionIn) -> dict[str, object]:
     """Apply ``action`` through the game's one path, and answer with the game as it now is."""
     game = visible(request, game_id)
-    pov = game.pov(request.user)
-    game.act(pov, action, version=body.version, action_id=body.action_id)  # ``game`` follows
-    return representation.full(seen(game, pov))
+    record = game.act(request.user, action, version=body.version, action_id=body.action_id)
+    assert record.pov is not None  # ``Game.act`` sets it on every record it returns
+    return representation.full(seen(game, record.pov))  # ``game`` followed the action
 
 
 class GameFilter(Schema):
@@ -161,6 +161,8 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
         rated=body.rated and mode != Game.Mode.COMPUTER,
         extras=body.extras,
         pace=pace,
+        preset=body.rules,
+        challenge=body.challenge,
     )
     return Status(201, representation.full(view_for(visible(request, game.pk), user)))
 
@@ -267,6 +269,32 @@ def pass_turn(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
 @router.post("/{int:game_id}/resign", response={200: GameOut, **REFUSALS}, throttle=WRITE, summary="Resign")
 def resign(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
     return act(request, game_id, Resign(), body)
+
+
+@router.post(
+    "/{int:game_id}/challenge",
+    response={200: GameOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Challenge the play before your move",
+)
+def challenge(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
+    """Under a challenge rule, on your turn, before moving: the play just made is
+    checked. A word not in the dictionary takes it back (its score too); a valid play
+    stands, and by the rule costs you nothing (single), your turn (double) or gives its
+    player 5 points (five). The move list says which."""
+    return act(request, game_id, Challenge(), body)
+
+
+@router.post(
+    "/{int:game_id}/accept-play",
+    response={200: GameOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Accept the last play of the game",
+)
+def accept_play(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
+    """The last play of the game waits for you (``pending.final``): accept it without
+    challenging, and the game ends as it is scored."""
+    return act(request, game_id, AcceptPlay(), body)
 
 
 @router.post(

@@ -75,6 +75,7 @@ class ChatLineOut(Schema):
             "created_at": "2026-11-27T08:00:00Z",
             "mine": False,
             "hidden": False,
+            "bot": False,
         }
     )
     author: str
@@ -82,6 +83,7 @@ class ChatLineOut(Schema):
     created_at: Any
     mine: bool
     hidden: bool
+    bot: bool = Field(description="Whether the author's account is a bot's.")
 
 
 class ChatIn(Body):
@@ -109,6 +111,7 @@ def chat(request: HttpRequest, game_id: int) -> Any:
             "created_at": c.created_at,
             "mine": c.is_mine,
             "hidden": c.hidden,
+            "bot": c.author_is_bot,
         }
         for c in view.chat
     ]
@@ -170,8 +173,9 @@ def invitations(request: HttpRequest, direction: Literal["received", "sent", "al
 
 
 class FriendOut(Schema):
-    model_config = example({"username": "ben", "status": "friends"})
+    model_config = example({"username": "ben", "bot": False, "status": "friends"})
     username: str
+    bot: bool = Field(description="Whether the player's account is a bot's.")
     status: str = Field(description="friends, requested (you asked) or asked (they asked you)")
 
 
@@ -185,16 +189,16 @@ class FriendOut(Schema):
 def friends(request: HttpRequest) -> Any:
     """Your friends and the requests either way."""
     user: Any = request.user
-    rows = [{"username": f.username, "status": "friends"} for f in friends_of(user)]
+    rows = [{"username": f.username, "bot": f.is_bot, "status": "friends"} for f in friends_of(user)]
     pending = Friendship.objects.filter(status=Friendship.Status.PENDING).select_related(
         "from_user", "to_user"
     )
     rows += [
-        {"username": f.to_user.username, "status": "requested"}
+        {"username": f.to_user.username, "bot": f.to_user.is_bot, "status": "requested"}
         for f in pending.filter(from_user=user, to_user__is_active=True)
     ]
     rows += [
-        {"username": f.from_user.username, "status": "asked"}
+        {"username": f.from_user.username, "bot": f.from_user.is_bot, "status": "asked"}
         for f in pending.filter(to_user=user, from_user__is_active=True)
     ]
     return rows
@@ -218,7 +222,11 @@ def add_friend(request: HttpRequest, username: str) -> Any:
     except AccountError as exc:
         raise refused(exc) from exc
     state = friendship_status(user, other)
-    return {"username": other.username, "status": "friends" if state == "friends" else "requested"}
+    return {
+        "username": other.username,
+        "bot": other.is_bot,
+        "status": "friends" if state == "friends" else "requested",
+    }
 
 
 @router.delete(
@@ -234,8 +242,9 @@ def remove_friend(request: HttpRequest, username: str) -> Any:
 
 
 class BlockedOut(Schema):
-    model_config = example({"username": "ben", "since": "2026-11-27T08:00:00Z"})
+    model_config = example({"username": "ben", "bot": False, "since": "2026-11-27T08:00:00Z"})
     username: str
+    bot: bool = Field(description="Whether the player's account is a bot's.")
     since: Any
 
 
@@ -249,7 +258,7 @@ class BlockedOut(Schema):
 def blocks(request: HttpRequest) -> Any:
     rows = Block.objects.filter(blocker_id=request.user.pk, blocked__is_active=True).select_related("blocked")
     return [
-        {"username": b.blocked.username, "since": b.created_at}
+        {"username": b.blocked.username, "bot": b.blocked.is_bot, "since": b.created_at}
         for b in rows.order_by(Lower("blocked__username"))
     ]
 
@@ -601,3 +610,38 @@ def study_list(request: HttpRequest, language: str) -> Any:
         }
         for i in study.study_list(signed_in(request), language)
     ]
+
+
+class StudyWordIn(Body):
+    model_config = example({"move": 7, "word": "QUIXOTIC"})
+    move: int = Field(description="The move's number in the game.")
+    word: Annotated[Text, Field(min_length=1, max_length=32)] = Field(description="A word that move formed.")
+
+
+@router.post(
+    "/games/{int:game_id}/study-word",
+    response={201: StudyItemOut, **REFUSALS},
+    throttle=WRITE,
+    tags=["study"],
+    summary="Add a game's word to my study list",
+)
+def study_word(request: HttpRequest, game_id: int, body: StudyWordIn) -> Any:
+    """Learner mode: a word played in a game you may see goes on your study list (once)."""
+    game = visible(request, game_id)
+    item = study.add_word(user=signed_in(request), game=game, number=body.move, word=body.word)
+    if item is None:
+        raise ApiError("bad_study_word", status=400)
+    return Status(
+        201,
+        {
+            "word": item.word,
+            "kind": item.kind,
+            "rack": item.rack,
+            "board_letters": item.board_letters,
+            "score": item.score,
+            "game": item.game_id,
+            "move": item.move_number,
+            "right": item.right,
+            "wrong": item.wrong,
+        },
+    )

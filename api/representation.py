@@ -3,12 +3,13 @@
 No privacy is decided here: the view holds the caller's own rack only, racks in the move
 list only once the game is over, and how many tiles an exchange swapped but not which.
 A seat's name is its username, or ``computer:LEVEL`` (a colon is never part of a
-username, so the two cannot be confused).
+username, so the two cannot be confused). A bot's account says it is one (``"bot": true``)
+beside its username, wherever a player is named.
 """
 
 from __future__ import annotations
 
-from games.gameview import GameView, SeatView
+from games.gameview import GameView, LogNote, SeatView
 from games.models import Game
 from games.pace import Pace
 
@@ -32,6 +33,7 @@ def summary(view: GameView) -> dict[str, object]:
                 "seat": s.index,
                 "name": names[s.index],
                 "username": s.username,
+                "bot": s.is_bot,
                 "computer_level": s.computer_level or None,
             }
             for s in view.seats
@@ -43,6 +45,8 @@ def summary(view: GameView) -> dict[str, object]:
         "allowed": sorted(view.allowed),
         "updated_at": view.updated_at,
         "pace": pace_out(view.pace),
+        "rules": view.rules_preset,
+        "challenge": view.challenge_rule,
     }
 
 
@@ -69,7 +73,54 @@ def full(view: GameView) -> dict[str, object]:
         "board": list(view.board),
         "rack": view.rack if view.viewer_seat is not None else None,
         "bag": view.bag_count,
-        "moves": [
+        "moves": move_list(view, names),
+        "deadline": view.deadline,
+        "end_reason": view.end_reason or None,
+        "winner": names[winner.index] if winner is not None else None,
+        "aids": [{"player": names.get(a.seat, ""), "turn": a.move, "extra": a.extra} for a in view.aids],
+        "pending": {"player": names.get(view.pending_seat, ""), "final": view.pending_final}
+        if view.pending_seat is not None
+        else None,
+        # A live game's clocks as the server keeps them, at the moment of this answer.
+        "clocks": [
+            {"player": names[s.index], "left_ms": s.clock.left_ms, "running": s.clock.running}
+            for s in view.seats
+            if s.clock is not None
+        ],
+    }
+
+
+def move_list(view: GameView, names: dict[int, str]) -> list[dict[str, object]]:
+    """The moves, with the log's notes between them (kind ``extend``: a lapsed deadline
+    the system moved on because no warning reached the player; its ``number`` is the move
+    it follows, its ``note`` says why in the request's language)."""
+    totals: dict[int, int] = {}
+    lines: list[dict[str, object]] = []
+    for m in view.log:
+        if isinstance(m, LogNote):
+            lines.append(
+                {
+                    "number": m.after,
+                    "player": names.get(m.seat, "") if m.seat is not None else "",
+                    "kind": m.kind,
+                    "tiles": [],
+                    "words": [],
+                    "score": 0,
+                    "total": totals.get(m.seat, 0) if m.seat is not None else 0,
+                    "bingo": False,
+                    "exchanged": 0,
+                    "rack_before": None,
+                    "rack_after": None,
+                    "note": m.text,
+                    "withdrawn": False,
+                    "challenged": None,
+                    "invalid_words": [],
+                }
+            )
+            continue
+        # A challenge's total is its target's (the seat whose play it challenged).
+        totals[m.challenged_seat if m.challenged_seat is not None else m.seat] = m.total
+        lines.append(
             {
                 "number": m.number,
                 "player": names.get(m.seat, ""),
@@ -83,17 +134,10 @@ def full(view: GameView) -> dict[str, object]:
                 # The view holds a move's racks only once the game is over.
                 "rack_before": m.rack_before if view.is_over else None,
                 "rack_after": m.rack_after if view.is_over else None,
+                "note": None,
+                "withdrawn": m.withdrawn,
+                "challenged": names.get(m.challenged_seat) if m.challenged_seat is not None else None,
+                "invalid_words": list(m.invalid_words),
             }
-            for m in view.moves
-        ],
-        "deadline": view.deadline,
-        "end_reason": view.end_reason or None,
-        "winner": names[winner.index] if winner is not None else None,
-        "aids": [{"player": names.get(a.seat, ""), "turn": a.move, "extra": a.extra} for a in view.aids],
-        # A live game's clocks as the server keeps them, at the moment of this answer.
-        "clocks": [
-            {"player": names[s.index], "left_ms": s.clock.left_ms, "running": s.clock.running}
-            for s in view.seats
-            if s.clock is not None
-        ],
-    }
+        )
+    return lines

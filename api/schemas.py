@@ -111,6 +111,22 @@ class NewGameIn(Body):
         description="Live games: lost when the clock reaches zero, instead of 10 minutes of overtime at "
         "10 points a started minute.",
     )
+    rules: Literal["wwf", "classic"] = Field(
+        default="wwf",
+        description=(
+            '"wwf": this game\'s own board, tiles and scoring; "classic": the classic board and tiles, '
+            "50 for a bingo, going out scores twice the other rack, six scoreless turns end the game "
+            "(not for es)."
+        ),
+    )
+    challenge: Literal["void", "single", "double", "five"] = Field(
+        default="void",
+        description=(
+            '"void": every word checked when played; otherwise plays stand provisionally until the next '
+            'player challenges them ("single": a valid play challenged costs nothing, "double": the '
+            'challenger loses the turn, "five": the play earns 5 points).'
+        ),
+    )
 
 
 class PaceOut(Schema):
@@ -129,6 +145,7 @@ class PlayerOut(Schema):
     seat: int
     name: str = Field(description='The username, or "computer:LEVEL" for the computer.')
     username: str | None
+    bot: bool = Field(description="Whether the player's account is a bot's.")
     computer_level: str | None
 
 
@@ -138,9 +155,16 @@ class WordScoreOut(Schema):
 
 
 class MoveOut(Schema):
-    number: int
+    number: int = Field(description="The move's number; for a note (kind extend), the move it follows.")
     player: str
-    kind: str = Field(description="play, exchange, pass, resign or timeout")
+    kind: str = Field(
+        description=(
+            "play, exchange, pass, resign, timeout, challenge, accept (the last play accepted), or penalty "
+            "(a live game's overtime penalty); or "
+            "extend, a line of the log that is not a move: the system moved the player's lapsed deadline "
+            "on once because no warning reached them (see note)"
+        )
+    )
     tiles: list[tuple[int, int, str]] = Field(description="[row, col, letter] of a play; lowercase: a blank.")
     words: list[WordScoreOut]
     score: int
@@ -152,6 +176,28 @@ class MoveOut(Schema):
     )
     rack_after: str | None = Field(
         description="The player's rack after the move, once the game is over; null while it is on."
+    )
+    note: str | None = Field(
+        None,
+        description=(
+            "For kind extend, why, in the request's language (\"ben's deadline extended by 24 h: "
+            'no warning could be delivered."); null for a move.'
+        ),
+    )
+    withdrawn: bool = Field(default=False, description="A play taken back after a challenge (a phony).")
+    challenged: str | None = Field(
+        default=None, description="A challenge: the player whose play was challenged (the score is theirs)."
+    )
+    invalid_words: list[str] = Field(
+        default_factory=list,
+        description="A challenge: the words not in the dictionary (none: the play stood).",
+    )
+
+
+class PendingPlayOut(Schema):
+    player: str = Field(description="Whose play it is.")
+    final: bool = Field(
+        description="The last play of the game: the game ends once it is accepted (or its window lapses)."
     )
 
 
@@ -172,6 +218,8 @@ class GameSummaryOut(Schema):
     allowed: list[str] = Field(description="The actions the caller may take now.")
     updated_at: datetime
     pace: PaceOut
+    rules: str = Field(description='The rules preset: "wwf" or "classic".')
+    challenge: str = Field(description="The challenge rule: void, single, double or five.")
 
 
 class ClockOut(Schema):
@@ -204,6 +252,10 @@ class GameOut(GameSummaryOut):
         description="A live game's clocks at the moment of this answer (none in a correspondence game): "
         "each player's time left, below zero in overtime; the running one is the player to move's. "
         "In a live game, deadline is the moment the flag falls."
+    )
+    pending: PendingPlayOut | None = Field(
+        default=None,
+        description="The play the player to move may still challenge (a challenge rule's), if any.",
     )
 
 

@@ -13,9 +13,13 @@ One line per event, ``{"type": ..., "game": <game summary>}``:
 
 On connecting, the stream first says where things stand (``game_started`` for each of
 your games in progress, ``your_turn`` where you are to move, ``invitation`` for each
-one waiting for your answer), so a bot that reconnects misses nothing. A quiet stream
-sends an empty line every ``API_STREAM_KEEPALIVE_SECONDS``; a revoked token or app grant
-ends the stream within that time (checked each time the stream wakes).
+one waiting for your answer; an empty line when there is none of these), so a bot that
+reconnects misses nothing. A quiet stream sends an empty line every
+``API_STREAM_KEEPALIVE_SECONDS``. The stream ends (and the client should reconnect) when
+its subscription is lost (Redis restarted or unreachable), and when what authenticated it
+ends: a revoked personal token or app grant at once (the revocation is sent to the
+caller's ``auth-<id>`` group, which the stream joins), an expired one or a deactivated
+account within the keep-alive interval (checked each time the stream wakes).
 
 No polling: the stream joins the caller's ``lobby-<id>`` group on the channel layer
 (``games.realtime``), which every committed change of their games is sent to (and
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +44,8 @@ from django.db import close_old_connections
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Router
 
-from accounts.realtime import BALANCE_CHANGED, NOTIFICATIONS_CHANGED, user_group
+from accounts.livesocket import LAYER_LOST
+from accounts.realtime import AUTH_CHANGED, BALANCE_CHANGED, NOTIFICATIONS_CHANGED, auth_group, user_group
 from api import representation
 from api.auth import still_valid
 from api.ratelimit import LOOKUP
@@ -49,6 +55,7 @@ from games.models import Game
 from notifications.models import Notification
 from notifications.texts import as_recipient
 
+logger = logging.getLogger(__name__)
 router = Router(tags=["stream"])
 
 LIVE = (Game.Status.INVITED, Game.Status.OPEN, Game.Status.ACTIVE)
@@ -145,21 +152,26 @@ async def event_lines(
     notifications: bool = False,
 ) -> AsyncIterator[str]:
     """The stream's lines. ``still_allowed`` (the caller's token or app grant is still
-    valid) is asked each time the stream wakes, for an event or a keep-alive: a revoked
-    token or grant ends its stream within ``keepalive`` seconds. ``notifications``: the
-    caller's notifications too."""
+    valid) is asked each time the stream wakes: for an event, a keep-alive, or an
+    ``auth.changed`` (a token or grant revoked) on the caller's ``auth-<id>`` group.
+    ``notifications``: the caller's notifications too."""
     channel = await layer.new_channel()
-    group = realtime.lobby_group(user.pk)
-    own = user_group(user.pk) if notifications else ""
-    # Join first, then look: a change between the two is seen twice, never missed.
-    await layer.group_add(group, channel)
-    if own:
-        await layer.group_add(own, channel)
+    groups = [realtime.lobby_group(user.pk), auth_group(user.pk)]
+    if notifications:
+        groups.append(user_group(user.pk))
     tracker = EventTracker(user)
     receiving: asyncio.Future[dict[str, Any]] | None = None
     try:
-        for event in await _in_thread(tracker.snapshot)():
+        # Join first, then look: a change between the two is seen twice, never missed.
+        for group in groups:
+            await layer.group_add(group, channel)
+        snapshot = await _in_thread(tracker.snapshot)()
+        for event in snapshot:
             yield line(event)
+        if not snapshot:
+            # A first line at once: the response's headers go out with it, and the client
+            # knows it is subscribed (a quiet stream's first keep-alive came a while later).
+            yield "\n"
         while True:
             if receiving is None:
                 receiving = asyncio.ensure_future(layer.receive(channel))
@@ -173,19 +185,25 @@ async def event_lines(
             receiving = None
             if message.get("type") == NOTIFICATIONS_CHANGED:
                 events = await _in_thread(tracker.notifications)()
-            elif message.get("type") == BALANCE_CHANGED:  # the header's, on the same group
+            elif message.get("type") in (BALANCE_CHANGED, AUTH_CHANGED):  # credentials: checked above
                 events = []
             else:
                 game_id = message.get("game_id")
                 events = await _in_thread(tracker.refresh)(game_id if isinstance(game_id, int) else None)
             for event in events:
                 yield line(event)
+    except LAYER_LOST as lost:
+        # The subscription is gone (Redis restarted or unreachable): end the stream, so
+        # the client reconnects and gets where things stand, rather than wait on deaf.
+        logger.info("event stream of user %s ended: the channel layer was lost (%s)", user.pk, lost)
     finally:
         if receiving is not None:
             receiving.cancel()
-        await layer.group_discard(group, channel)
-        if own:
-            await layer.group_discard(own, channel)
+        for group in groups:
+            try:
+                await layer.group_discard(group, channel)
+            except LAYER_LOST:
+                break  # Redis is gone, and the memberships with it
 
 
 @router.get(

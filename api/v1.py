@@ -34,6 +34,7 @@ from api.games import router as games_router
 from api.models import ApiToken
 from api.notifications import router as notifications_router
 from api.players import router as players_router
+from api.puzzles import router as puzzles_router
 from api.ratelimit import LOOKUP, TOKEN
 from api.schemas import AccountOut, TokenIn, TokenOut, WordOut
 from api.stream import router as stream_router
@@ -134,6 +135,7 @@ api.add_router("/tournaments", tournaments_router)
 api.add_router("/", players_router)
 api.add_router("/", account_router)
 api.add_router("/notifications", notifications_router)
+api.add_router("/puzzles", puzzles_router)
 
 
 # ----- refusals, whoever raises them ------------------------------------------------------

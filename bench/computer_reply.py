@@ -2,7 +2,7 @@
 within 100 ms with the compiled move generator).
 
     .venv/bin/python bench/computer_reply.py [--implementation compiled,pure]
-        [--languages en,de] [--racks 5] [--repeat 3]
+        [--languages en,de] [--racks 5] [--repeat 3] [--preset wwf|classic]
 
 Timed: ``engine.analysis.computer_move`` (what the server's computer turn runs: the state
 in, the decision out) at each level, on the real memory-mapped lexicons in
@@ -15,6 +15,9 @@ site loads it), for
 
 Each (position, level) is timed ``--repeat`` times and its median kept; reported per
 implementation, language and level: the median and the worst position (with its id).
+With ``--preset classic`` (issue 32) every state is dealt under ``preset("classic",
+language)``: the classic board and tile set, so the computer's choice is timed as a game
+under the classic preset runs it (languages without a classic set are left out).
 The first call per language and implementation in the process is reported apart (it
 builds the per-language tables), and so is the slowest single call (the pure
 generator's first pruned search per language also computes its graph facts).
@@ -39,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from engine import movegen  # noqa: E402
 from engine.analysis import LEVELS, computer_move  # noqa: E402
 from engine.lexicon import Lexicon, OverlayLexicon, WordGraph  # noqa: E402
-from engine.state import GameState, new_game  # noqa: E402
+from engine.state import CLASSIC_TILES, GameState, Rules, new_game, preset  # noqa: E402
 from engine.tiles import BLANK, LANGUAGES  # noqa: E402
 
 LEXICONS = ROOT / "fixtures" / "lexicons"
@@ -56,11 +59,16 @@ def lexicon_for(language: str) -> Lexicon:
     return OverlayLexicon(base, added, ())
 
 
-def cases(languages: list[str], racks: int) -> list[tuple[str, str, GameState]]:
-    """(language, id, state with seat 0 to move) for every position to time."""
+def cases(languages: list[str], racks: int, rules_name: str = "wwf") -> list[tuple[str, str, GameState]]:
+    """(language, id, state with seat 0 to move) for every position to time, dealt
+    under the preset ``rules_name``."""
+
+    def rules(language: str) -> Rules:
+        return preset(rules_name, language)
+
     out: list[tuple[str, str, GameState]] = []
     if "en" in languages:
-        start = new_game("en", random.Random("positions"))
+        start = new_game("en", random.Random("positions"), rules=rules("en"))
         for line in POSITIONS.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 p = json.loads(line)
@@ -68,7 +76,7 @@ def cases(languages: list[str], racks: int) -> list[tuple[str, str, GameState]]:
                 out.append(("en", p["id"], state))
     for language in languages:
         for number in range(racks):
-            state = new_game(language, random.Random(f"{language}-{number}"))
+            state = new_game(language, random.Random(f"{language}-{number}"), rules=rules(language))
             pool = [t for t in state.tileset.full_bag() if t != BLANK]
             random.Random(number).shuffle(pool)
             for blanks in (0, 1, 2):
@@ -89,10 +97,14 @@ def main() -> None:
         "--racks", type=int, default=5, help="seeded racks per blank count on the empty board"
     )
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--preset", default="wwf", choices=("wwf", "classic"))
     args = parser.parse_args()
     languages = [code for code in args.languages.split(",") if code]
+    if args.preset == "classic":
+        languages = [code for code in languages if code in CLASSIC_TILES]
     lexicons = {language: lexicon_for(language) for language in languages}
-    todo = cases(languages, args.racks)
+    todo = cases(languages, args.racks, args.preset)
+    print(f"rules preset: {args.preset}")
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}, "
         f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"

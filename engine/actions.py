@@ -8,8 +8,9 @@ live in ``games.actions``; only these five change the engine's state.
 
 ``Challenge``, ``Accept`` and ``TimePenalty`` (:data:`RuleAction`) belong to games under
 a challenge rule or with clocks; :func:`apply` takes them too. They are kept out of
-:data:`EngineAction` and :data:`ENGINE_ACTION_KINDS` until the site offers them, so the
-site's rule table (one rule per kind) covers exactly what it can act with.
+:data:`EngineAction` and :data:`ENGINE_ACTION_KINDS`: the site offers the first two as its
+own kinds (``games.actions``: ``challenge``, and ``accept_play`` since its ``accept`` is an
+invitation's), each with a rule of its own in its rule table.
 """
 
 from __future__ import annotations

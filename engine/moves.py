@@ -317,9 +317,12 @@ def _scoreless_end_due(state: GameState) -> bool:
 
 
 def _after_turn(state: GameState) -> GameState:
-    """End the game on scoreless turns if the rules say so (at all zeros only when
-    ``Rules.scoreless_at_zero``)."""
+    """End the game on the turn limit (``Rules.turn_limit``: every seat has played its
+    turns, racks left as they are), or on scoreless turns if the rules say so (at all
+    zeros only when ``Rules.scoreless_at_zero``)."""
     rules = state.rules
+    if rules.turn_limit and state.moves_played >= rules.turn_limit * state.players:
+        return _finish(state, "turns", None, [0] * state.players)
     if not _scoreless_end_due(state):
         return state
     tiles = state.tileset

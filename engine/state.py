@@ -29,8 +29,8 @@ from engine.tiles import TileSet, tileset
 SCHEMA_VERSION = 2
 SUPPORTED_SCHEMAS = (1, 2)
 
-EndReason = Literal["out", "scoreless", "resign", "timeout"]
-END_REASONS: tuple[EndReason, ...] = ("out", "scoreless", "resign", "timeout")
+EndReason = Literal["out", "scoreless", "resign", "timeout", "turns"]
+END_REASONS: tuple[EndReason, ...] = ("out", "scoreless", "resign", "timeout", "turns")
 
 
 GoingOut = Literal["transfer", "double"]
@@ -65,6 +65,10 @@ class Rules:
       moves or challenges it (``engine.moves.challenge``): a phony challenged is taken
       back, and a valid play challenged costs the challenger nothing (``"single"``),
       their turn (``"double"``), or earns its player ``CHALLENGE_BONUS`` (``"five"``).
+    - ``turn_limit``: turns each seat plays before the game ends (reason ``"turns"``,
+      racks left as they are: no adjustment); 0 is no limit. A short game against a
+      target (a solo challenge: "score 150 in five turns") is played by it. Stored
+      only when set, so the rules of every other game read and write as before.
     """
 
     scoreless_turns_to_end: int = 3
@@ -77,6 +81,7 @@ class Rules:
     going_out: GoingOut = "transfer"
     scoreless_at_zero: bool = False
     challenge: ChallengeRule = "void"
+    turn_limit: int = 0
 
     def __post_init__(self) -> None:
         if self.going_out not in GOING_OUT:
@@ -85,6 +90,8 @@ class Rules:
             raise ValueError(f"unknown challenge rule {self.challenge!r}")
         if self.scoreless_turns_to_end < 1:
             raise ValueError("scoreless_turns_to_end must be at least 1")
+        if self.turn_limit < 0:
+            raise ValueError("turn_limit must be 0 (no limit) or more")
 
     def tileset_for(self, language: str) -> TileSet:
         """The tile set a game in ``language`` is played with under these rules (with
@@ -103,7 +110,7 @@ class Rules:
             "going_out": self.going_out,
             "scoreless_at_zero": self.scoreless_at_zero,
             "challenge": self.challenge,
-        }
+        } | ({"turn_limit": self.turn_limit} if self.turn_limit else {})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
@@ -127,6 +134,7 @@ class Rules:
             going_out=going_out,
             scoreless_at_zero=bool(data.get("scoreless_at_zero", False)),
             challenge=challenge,
+            turn_limit=int(data.get("turn_limit", 0)),
         )
 
 

@@ -32,6 +32,8 @@ from typing import Any
 REPOSITORY = Path(__file__).resolve().parent.parent
 #: The smallest bag an exchange needs (the rules engine refuses swaps below it).
 EXCHANGE_MIN_BAG = 7
+#: How many times the bot connects to the event stream again after it ended mid-game.
+STREAM_RECONNECTS = 5
 
 
 class ApiError(Exception):
@@ -136,19 +138,22 @@ def play_game(api: Api, *, language: str, level: str, engine: list[str]) -> dict
     game_id = game["id"]
     print(f"game {game_id} against computer:{level} ({language})", flush=True)
     # The stream first says where things stand (a your_turn for this game if the bot
-    # moves first), then each change: no polling.
-    for event in api.events():
-        if event["game"]["id"] != game_id:
-            continue
-        if event["type"] == "your_turn":
-            try:
-                take_turn(api, game_id, engine)
-            except ApiError as exc:
-                if exc.status != 409:  # 409: the game moved on meanwhile; the stream says what next
-                    raise
-        elif event["type"] == "game_over":
-            return dict(api.get(f"/games/{game_id}"))
-    raise RuntimeError("the event stream ended before the game did")
+    # moves first), then each change: no polling. The server ends a stream whose live
+    # updates were lost (a restart): connect again, and it says where things stand again.
+    for _attempt in range(STREAM_RECONNECTS + 1):
+        for event in api.events():
+            if event["game"]["id"] != game_id:
+                continue
+            if event["type"] == "your_turn":
+                try:
+                    take_turn(api, game_id, engine)
+                except ApiError as exc:
+                    if exc.status != 409:  # 409: the game moved on meanwhile; the stream says what next
+                        raise
+            elif event["type"] == "game_over":
+                return dict(api.get(f"/games/{game_id}"))
+        time.sleep(1)
+    raise RuntimeError("the event stream kept ending before the game did")
 
 
 def main(argv: list[str] | None = None) -> int:

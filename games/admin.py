@@ -35,6 +35,10 @@ def private_view(game: Game, state: object) -> object:
         shown["racks"] = [str(HIDDEN)] * len(shown["racks"])
     if "bag" in shown:
         shown["bag"] = str(HIDDEN)
+    if isinstance(shown.get("pending"), dict):
+        # A provisional play keeps its player's rack before it and the tiles drawn after
+        # it (to take it back): together they are that player's rack now.
+        shown["pending"] = {**shown["pending"], "rack_before": str(HIDDEN), "drawn": str(HIDDEN)}
     return shown
 
 
@@ -75,7 +79,7 @@ class GameAdmin(NoSecretLookups, admin.ModelAdmin[Game]):
         "turn_deadline",
         "updated_at",
     )
-    list_filter = ("status", "mode", "language", "is_public")
+    list_filter = ("status", "mode", "language", "rules_preset", "challenge_rule", "is_public")
     search_fields = ("id", "created_by__username", "seats__user__username")
     list_select_related = ("created_by",)
     inlines = [SeatInline]

@@ -60,6 +60,7 @@ class PlayedMove:
     score: int
     bingo: bool
     words: tuple[str, ...]
+    phony: bool = False  # a challenge that took its play back off the board
 
 
 def apply_tiles(board: list[str], tiles: Sequence[TileDict]) -> None:
@@ -68,6 +69,17 @@ def apply_tiles(board: list[str], tiles: Sequence[TileDict]) -> None:
         char = t["letter"].lower() if t["blank"] else t["letter"]
         line = board[t["row"]]
         board[t["row"]] = line[: t["col"]] + char + line[t["col"] + 1 :]
+
+
+def apply_move(board: list[str], kind: str, tiles: Sequence[TileDict], phony: bool = False) -> None:
+    """Replay one recorded move on ``board`` (in place): a play puts its tiles down, a
+    challenge that found a phony takes that play's tiles (its own ``tiles``) back off."""
+    if kind == "play":
+        apply_tiles(board, tiles)
+    elif kind == "challenge" and phony:
+        for t in tiles:
+            line = board[t["row"]]
+            board[t["row"]] = line[: t["col"]] + engine.EMPTY + line[t["col"] + 1 :]
 
 
 def rack_leave(rack: str, tiles: Sequence[TileDict]) -> str:
@@ -100,7 +112,9 @@ def describe(move: GeneratedMove) -> Entry:
 def analyse_moves(
     moves: Sequence[PlayedMove], *, language: str, layout_name: str, lexicon: Lexicon
 ) -> list[Entry]:
-    """One entry per rated move, in order. Plays the moves forward on an empty board."""
+    """One entry per rated move, in order. Plays the moves forward on an empty board
+    (a phony challenged off leaves it again). ``language`` is the tile set's code: the
+    game's rules' (``GameState.tileset``), which may be a classic set."""
     tileset = engine.tileset(language)
     geometry = engine.layout(layout_name)
     board = list(geometry.empty_board())
@@ -111,8 +125,7 @@ def analyse_moves(
                 tuple(board), move.rack_before, tileset=tileset, layout=geometry, lexicon=lexicon
             )
             out.append(_entry(move, every))
-        if move.kind == "play":
-            apply_tiles(board, move.tiles)
+        apply_move(board, move.kind, move.tiles, move.phony)
     return out
 
 

@@ -295,7 +295,11 @@ def head_to_head(player: User, viewer: User, opponent: User, filters: Filters) -
         mine=Avg("score"),
     )
     theirs = Seat.objects.filter(game__in=ids, user=opponent).aggregate(average=Avg("score"))["average"]
-    plays = Move.objects.filter(game__in=ids, kind=Move.Kind.PLAY).exclude(words=[]).order_by("-score", "pk")
+    plays = (
+        Move.objects.filter(game__in=ids, kind=Move.Kind.PLAY, withdrawn=False)
+        .exclude(words=[])
+        .order_by("-score", "pk")
+    )
     best = {who: plays.filter(user=who).values_list("words", "score").first() for who in (player, opponent)}
     count, wins, draws = totals["games"], totals["wins"], totals["draws"]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.consumers import viewer_language
+from accounts.livesocket import LiveSocket
 from games import live, realtime, rendering
 from games.models import Game
 from games.pov import Pov
@@ -18,12 +18,11 @@ from notifications import presence
 Event = dict[str, object]
 
 
-class ViewerConsumer(AsyncWebsocketConsumer):
-    """What the consumers share: one group to leave on disconnect, fragments rendered
+class ViewerConsumer(LiveSocket):
+    """What the consumers share (beside ``LiveSocket``'s groups and ends): fragments rendered
     in the viewer's language, and the only messages a client may send, ``resync`` and
     ``check`` (together at most once per ``RESYNC_INTERVAL``)."""
 
-    group: str = ""
     language: str = ""  # the viewer's interface language, worked out on first use
     last_resync: float = float("-inf")
 
@@ -34,10 +33,6 @@ class ViewerConsumer(AsyncWebsocketConsumer):
         if not self.language:
             self.language = viewer_language(self.scope)
         return self.language
-
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The messages a client may send, each at most once per ``RESYNC_INTERVAL``:
@@ -76,8 +71,7 @@ class GameConsumer(ViewerConsumer):
             await self.close()
             return
         self.take(pov)
-        self.group = realtime.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(realtime.game_group(self.game_id))
         await self.accept()
         if pov.is_player and pov.user_id is not None:
             await presence.amark_present(pov.user_id, self.game_id)
@@ -122,12 +116,15 @@ class GameConsumer(ViewerConsumer):
             await self.send_update(self.shown, None)
         elif self.pov.is_player:
             try:
-                await self.send_update(self.shown, version)
+                sent = await self.send_update(self.shown, version)
             finally:
                 live.shared_pushes.player_handled(self.game_id, version)
+            if sent:
+                live.observe_push(event, self.pov)
         else:
             await live.shared_pushes.after_players(self.game_id, version)
-            await self.send_update(self.shown, version)
+            if await self.send_update(self.shown, version):
+                live.observe_push(event, self.pov)
 
     async def chat_posted(self, event: Event) -> None:
         if not self.pov.is_player:
@@ -137,8 +134,10 @@ class GameConsumer(ViewerConsumer):
             await self.send(text_data=html)
 
     async def analysis_ready(self, event: Event) -> None:
-        # The game-over panel links to the analysis once it is there.
-        await self.push()
+        """Nothing on the game page depends on the analysis (its own page has its own
+        socket, ``AnalysisConsumer``): a snapshot here would re-draw every panel for
+        nothing, the game-over links under the player's pointer included, so a click
+        landing during that swap was lost."""
 
     async def push(self) -> None:
         """The full snapshot (on connect and on ``resync``)."""
@@ -154,7 +153,7 @@ class GameConsumer(ViewerConsumer):
             return
         await self.send_update(self.shown, now)
 
-    async def send_update(self, since: live.Shown | None, version: int | None) -> None:
+    async def send_update(self, since: live.Shown | None, version: int | None) -> bool:
         # Handlers run one at a time per connection, so ``shown`` is always what this
         # socket sent last. Rendered once for every socket of this process showing the
         # same kind of viewer, language and version (``live.SharedPushes``).
@@ -163,6 +162,7 @@ class GameConsumer(ViewerConsumer):
         self.take(pushed.pov)
         if pushed.html:
             await self.send(text_data=pushed.html)
+        return bool(pushed.html)
 
 
 class AnalysisConsumer(ViewerConsumer):
@@ -177,8 +177,7 @@ class AnalysisConsumer(ViewerConsumer):
         if not await watchable.aexists():
             await self.close()
             return
-        self.group = realtime.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(realtime.game_group(self.game_id))
         await self.accept()
         await self.push()
 
@@ -204,12 +203,9 @@ class LobbyConsumer(ViewerConsumer):
         if user is None or not user.is_authenticated:
             await self.close()
             return
-        self.group = realtime.lobby_group(user.pk)
         # The seeks page (/games/seeks/) listens to every open request instead.
         self.seeks = b"seeks=1" in self.scope.get("query_string", b"")
-        if self.seeks:
-            self.group = realtime.SEEKS_GROUP
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(realtime.SEEKS_GROUP if self.seeks else realtime.lobby_group(user.pk))
         await self.accept()
         await self.push()
 

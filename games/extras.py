@@ -154,9 +154,12 @@ def hindsight(
     played: Described,
     language: str,
     lexicon: engine.Lexicon,
+    layout_name: str = "wwf",
 ) -> Hindsight:
+    """The best play ``rack`` allowed on ``board``; ``language`` is the tile set's code
+    (the game's rules', ``GameState.tileset``), ``layout_name`` its board."""
     tiles = engine.tileset(language)
-    top = movegen.best(board, rack, tileset=tiles, layout=engine.layout(), lexicon=lexicon, k=1)
+    top = movegen.best(board, rack, tileset=tiles, layout=engine.layout(layout_name), lexicon=lexicon, k=1)
     return Hindsight(
         number=number, board=board, rack=rack, best=analysis.describe(top[0]) if top else None, played=played
     )

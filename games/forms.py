@@ -14,6 +14,7 @@ import engine
 from accounts.names import validate_text
 from accounts.services import is_blocked
 from dictionaries.models import LANGUAGE_CHOICES
+from engine.state import CLASSIC_TILES
 from games.actions import Exchange, Play
 from games.archive import Filters
 from games.messages import ERROR_MESSAGES, error_message
@@ -188,6 +189,26 @@ class NewGameForm(forms.Form):
         ),
         required=False,
     )
+    preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=Game.Preset.choices,
+        initial=Game.Preset.WWF,
+        required=False,
+        help_text=_(
+            "Classic rules: the classic board and tiles, 50 points for using all seven tiles, going out "
+            "scores twice the other rack, six scoreless turns in a row end the game (not for Spanish)."
+        ),
+    )
+    challenge = forms.ChoiceField(
+        label=_("Challenges"),
+        choices=Game.ChallengeRule.choices,
+        initial=Game.ChallengeRule.VOID,
+        required=False,
+        help_text=_(
+            "Under a challenge rule any word may be played; the opponent may challenge it before their move, "
+            "and a word not in the dictionary is taken back."
+        ),
+    )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -216,6 +237,10 @@ class NewGameForm(forms.Form):
                 data["opponent_user"] = opponent
         if mode == Game.Mode.COMPUTER and not data.get("level"):
             self.add_error("level", error_message("bad_level"))
+        data["preset"] = data.get("preset") or Game.Preset.WWF
+        data["challenge"] = data.get("challenge") or Game.ChallengeRule.VOID
+        if data["preset"] == Game.Preset.CLASSIC and data.get("language") not in CLASSIC_TILES:
+            self.add_error("preset", error_message("bad_rules"))
         # Games against the computer are always casual.
         data["rated"] = data.get("kind") == "rated" and mode != Game.Mode.COMPUTER
         data["pace_value"] = None

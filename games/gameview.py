@@ -25,18 +25,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, partial
+from typing import Any, TypeVar, cast
 
-from django.utils import timezone
+from django.conf import settings
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext, pgettext
 
 import engine
 from accounts.services import blocked_ids, on_vacation_now
 from engine.board import square_name
 from games import analysis, extras, rules
+from games.actions import Extend
 from games.clocks import ClockView, clock_views
-from games.models import ChatMessage, ExtraPurchase, Game, Move, Seat
+from games.models import ChatMessage, ExtraPurchase, Game, GameAction, Move, Seat
 from games.pace import Pace
 from games.pov import Pov
+
+T = TypeVar("T")
 
 
 def versus(names: Sequence[str]) -> str:
@@ -52,6 +59,39 @@ def load_game(game_id: int) -> Game:
 
 
 @dataclass(frozen=True, slots=True)
+class Extension:
+    """A lapsed deadline the system moved on (``Extend``), as recorded: the version it
+    made, how many moves had been played then, and whose turn it was."""
+
+    version: int
+    after: int
+    seat: int | None
+    at: datetime
+
+
+def extensions_of(game: Game) -> tuple[Extension, ...]:
+    """The deadlines ``game`` moved on because no warning reached the player (one query;
+    none for a game that never extends, such as a tournament's without the organiser's
+    switch)."""
+    if not game.warn_before_timeout:
+        return ()
+    moved = (
+        GameAction.objects.filter(game=OuterRef("game"), version__lt=OuterRef("version"), move__isnull=False)
+        .order_by()
+        .values("game")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rows = (
+        GameAction.objects.filter(game=game, kind=Extend.kind)
+        .annotate(after=Coalesce(Subquery(moved, output_field=IntegerField()), 0))
+        .order_by("version")
+        .values_list("version", "after", "seat", "created_at")
+    )
+    return tuple(Extension(version, after, seat, at) for version, after, seat, at in rows)
+
+
+@dataclass(frozen=True, slots=True)
 class Loaded:
     """What every viewer's view of a game at one version is built from: the game (with
     its creator, seats and their users), its moves, the extras bought in it and its
@@ -63,6 +103,20 @@ class Loaded:
     purchases: tuple[ExtraPurchase, ...]
     away: dict[int, datetime]  # user id -> end of the vacation they are on now
     at: float  # time.monotonic() when it was read
+    extensions: tuple[Extension, ...] = ()  # deadlines moved on (the log says why)
+    # What every viewer's view of this version shares, built once for all of them (the
+    # parsed state, the move list in each interface language; ``games.live`` keeps the
+    # delta's squares and new log lines here too): no viewer's own data goes in.
+    shared: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def share(self, key: object, build: Callable[[], T]) -> T:
+        """``build()``, once for every view of this version (renders on several threads
+        may build it twice at worst: the same value)."""
+        try:
+            return cast(T, self.shared[key])
+        except KeyError:
+            value = self.shared[key] = build()
+            return value
 
     @classmethod
     def of(cls, game: Game) -> Loaded:
@@ -81,6 +135,7 @@ class Loaded:
             # Opponents see a vacation (it pauses the clock): until when. One query.
             away={p.user_id: p.effective_end for p in on_vacation_now(users)} if active else {},
             at=time.monotonic(),
+            extensions=tuple(e for e in extensions_of(game) if e.version <= game.version),
         )
 
     def as_of(self, earlier: Game) -> Loaded:
@@ -91,7 +146,14 @@ class Loaded:
         and its purchases the same. Nothing is read."""
         played = earlier.state["moves_played"] if earlier.state else 0
         moves = tuple(m for m in self.moves if m.number <= played)
-        return Loaded(game=earlier, moves=moves, purchases=self.purchases, away=self.away, at=self.at)
+        return Loaded(
+            game=earlier,
+            moves=moves,
+            purchases=self.purchases,
+            away=self.away,
+            at=self.at,
+            extensions=tuple(e for e in self.extensions if e.version <= earlier.version),
+        )
 
 
 def initials(name: str) -> str:
@@ -107,6 +169,7 @@ class SeatView:
     index: int
     name: str  # what the pages show: the username, or "Computer (Easy)"
     username: str | None
+    is_bot: bool  # a bot's account (its name says so: "wordbot (bot)")
     computer_level: str
     level: str  # the computer level's label ("" for a person)
     score: int
@@ -165,6 +228,13 @@ class MoveView:
     rack_before: str
     rack_after: str
     announce: str  # what a screen reader hears when it arrives live
+    # A challenge rule's: a play challenged off afterwards; a challenge's target and the
+    # words it found not in the dictionary (none: the play stood).
+    withdrawn: bool = False
+    challenged_seat: int | None = None
+    challenged_player: str = ""
+    invalid_words: tuple[str, ...] = ()
+    is_note = False  # a move, not a note of the log (LogNote)
 
     @property
     def main_word(self) -> str:
@@ -172,10 +242,19 @@ class MoveView:
 
 
 def announcement(
-    kind: str, player: str, word: str, position: str, score: int, exchanged: int, label: str
+    kind: str,
+    player: str,
+    word: str,
+    position: str,
+    score: int,
+    exchanged: int,
+    label: str,
+    invalid: tuple[str, ...] = (),
 ) -> str:
     """The sentence a screen reader hears when a move arrives live, e.g. "ben played QUIZ
     at H8 across for 34." """
+    if kind == Move.Kind.CHALLENGE:
+        return challenge_sentence(player, invalid, score)
     if kind == Move.Kind.PLAY and word:
         values = {"player": player, "word": word, "position": position, "score": score}
         return gettext("%(player)s played %(word)s at %(position)s for %(score)s.") % values
@@ -187,13 +266,84 @@ def announcement(
     return f"{player}: {label}."
 
 
+def challenge_sentence(player: str, invalid: Sequence[str], score: int) -> str:
+    """What a challenge did, for the move log: a phony taken back, or a play that stood
+    (and the bonus it earned under the five-point rule)."""
+    if invalid:
+        return gettext("%(player)s challenged: %(words)s not in the dictionary, the play is taken back.") % {
+            "player": player,
+            "words": ", ".join(invalid),
+        }
+    if score:
+        return gettext("%(player)s challenged: the play stands and earns %(score)s points.") % {
+            "player": player,
+            "score": score,
+        }
+    return gettext("%(player)s challenged: the play stands.") % {"player": player}
+
+
+@dataclass(frozen=True, slots=True)
+class LogNote:
+    """A line of the game's log that is not a move: the system moved ``player``'s lapsed
+    deadline on by ``hours`` because no warning reached them (``Extend``), after ``after``
+    moves. Shown between the moves on the game page and the replay, and in the API's list."""
+
+    after: int
+    seat: int | None
+    player: str
+    kind: str
+    hours: int
+    created_at: datetime
+    is_note = True  # what the templates tell it from a MoveView by
+
+    @property
+    def text(self) -> str:
+        values = {"player": self.player, "hours": self.hours}
+        if self.player:
+            return (
+                gettext("%(player)s's deadline extended by %(hours)s h: no warning could be delivered.")
+                % values
+            )
+        return gettext("Deadline extended by %(hours)s h: no warning could be delivered.") % values
+
+    @property
+    def announce(self) -> str:
+        return self.text
+
+
+def log_notes(extensions: Sequence[Extension], names: dict[int, str]) -> tuple[LogNote, ...]:
+    hours = settings.DEADLINE_EXTENSION_HOURS
+    return tuple(
+        LogNote(
+            after=e.after,
+            seat=e.seat,
+            player=names.get(e.seat, "") if e.seat is not None else "",
+            kind=Extend.kind,
+            hours=hours,
+            created_at=e.at,
+        )
+        for e in extensions
+    )
+
+
+def log_lines(moves: Sequence[MoveView], notes: Sequence[LogNote]) -> list[MoveView | LogNote]:
+    """The moves with the notes between them, each note after the move it followed."""
+    lines: list[MoveView | LogNote] = [n for n in notes if n.after == 0]
+    for move in moves:
+        lines.append(move)
+        lines.extend(n for n in notes if n.after == move.number)
+    return lines
+
+
 def move_views(moves: Sequence[Move], names: dict[int, str], *, show_racks: bool) -> tuple[MoveView, ...]:
-    """The move list; racks only with ``show_racks`` (the game is over)."""
+    """The move list; racks only with ``show_racks`` (the game is over). A challenge's
+    points count for the player whose play it challenged."""
     totals: dict[int, int] = {}
     kinds = dict(Move.Kind.choices)
     items = []
     for move in moves:
-        totals[move.seat] = totals.get(move.seat, 0) + move.score
+        scored = move.scored_seat
+        totals[scored] = totals.get(scored, 0) + move.score
         first = move.words[0] if move.kind == Move.Kind.PLAY and move.words else None
         position = ""
         if first is not None:
@@ -201,6 +351,7 @@ def move_views(moves: Sequence[Move], names: dict[int, str], *, show_racks: bool
             position = f"{square_name(first['start'][0], first['start'][1])} {direction}"
         player, label = names.get(move.seat, ""), str(kinds.get(move.kind, move.kind))
         words = tuple(WordScore(w["word"], w["score"]) for w in move.words)
+        invalid = tuple(move.invalid_words.split())
         items.append(
             MoveView(
                 number=move.number,
@@ -215,7 +366,7 @@ def move_views(moves: Sequence[Move], names: dict[int, str], *, show_racks: bool
                 ),
                 position=position,
                 score=move.score,
-                total=totals[move.seat],
+                total=totals[scored],
                 bingo=move.bingo,
                 exchanged_count=len(move.exchanged),
                 created_at=move.created_at,
@@ -230,7 +381,12 @@ def move_views(moves: Sequence[Move], names: dict[int, str], *, show_racks: bool
                     move.score,
                     len(move.exchanged),
                     label,
+                    invalid,
                 ),
+                withdrawn=move.withdrawn,
+                challenged_seat=move.challenged_seat,
+                challenged_player=names.get(scored, "") if move.kind == Move.Kind.CHALLENGE else "",
+                invalid_words=invalid,
             )
         )
     return tuple(items)
@@ -303,16 +459,16 @@ def hindsight_of(game: Game, moves: Sequence[Move], number: int, state: engine.G
     for m in moves:
         if m.number >= number:
             break
-        if m.kind == Move.Kind.PLAY:
-            analysis.apply_tiles(board, m.tiles)
+        analysis.apply_move(board, m.kind, m.tiles, bool(m.invalid_words))
     move = next(m for m in moves if m.number == number)
     found = extras.hindsight(
         number=number,
         board=tuple(board),
         rack=move.rack_before,
         played={"score": move.score, "word": move.words[0]["word"] if move.words else "", "kind": move.kind},
-        language=game.language,
+        language=state.tileset.language,
         lexicon=game.lexicon(),
+        layout_name=state.layout,
     )
     best = {(r, c): ch for r, c, ch in found.best["tiles"]} if found.best else {}
     mine = {(t["row"], t["col"]) for t in move.tiles} if move.kind == Move.Kind.PLAY else set()
@@ -343,11 +499,11 @@ def replay_racks(game: Game, moves: Sequence[Move], step: int) -> tuple[list[str
     """The board and the seats after ``step`` of ``moves`` (the replay): each seat's
     score, and its rack at that point only once the game is over."""
     seats = game.seat_list()
-    board = list(engine.layout().empty_board())
+    board = list(engine.layout(game.state.get("layout", "wwf") if game.state else "wwf").empty_board())
     scores = [0] * max(len(seats), 2)
     for move in moves[:step]:
-        analysis.apply_tiles(board, move.tiles)
-        scores[move.seat] += move.score
+        analysis.apply_move(board, move.kind, move.tiles, bool(move.invalid_words))
+        scores[move.scored_seat] += move.score
         end = move.engine_record.get("end")
         # A time penalty after the end carries the end again: its adjustments count once.
         if end and move.kind != Move.Kind.PENALTY:
@@ -389,6 +545,7 @@ class ChatLine:
     created_at: datetime
     is_mine: bool
     hidden: bool = False
+    author_is_bot: bool = False
 
 
 def chat_lines(game_id: int, pov: Pov) -> tuple[ChatLine, ...]:
@@ -410,6 +567,7 @@ def chat_lines(game_id: int, pov: Pov) -> tuple[ChatLine, ...]:
             created_at=m.created_at,
             is_mine=m.author_id == pov.user_id,
             hidden=m.hidden_at is not None,
+            author_is_bot=m.author.is_bot,
         )
         for m in messages
     )
@@ -417,6 +575,8 @@ def chat_lines(game_id: int, pov: Pov) -> tuple[ChatLine, ...]:
 
 def last_move_squares(moves: Sequence[Move]) -> tuple[tuple[int, int], ...]:
     for move in reversed(moves):
+        if move.kind == Move.Kind.CHALLENGE and move.invalid_words:
+            return ()  # the phony left the board
         if move.kind == Move.Kind.PLAY:
             return tuple(sorted((t["row"], t["col"]) for t in move.tiles))
         if move.kind in (Move.Kind.EXCHANGE, Move.Kind.PASS):
@@ -448,6 +608,7 @@ class GameView:
     aids: tuple[AidView, ...]
     extras: tuple[ExtraView, ...]  # the viewer's own; none for anyone not seated
     moves_count: int
+    withdrawn_count: int  # plays challenged off (a delta then resends the move log)
     end_reason: str
     end_reason_label: str
     deadline: datetime | None
@@ -455,8 +616,21 @@ class GameView:
     deadline_extended: bool
     computer_thinking: bool
     pace: Pace
+    # The rules (``Game.rules``): the tile set the tiles' values come from, the board
+    # layout, the preset and the challenge rule.
+    tiles: str
+    layout: str
+    rules_preset: str
+    challenge_rule: str
+    bingo_bonus: int
+    # The play the player to move may still challenge (a challenge rule's): whose it is,
+    # and whether it is the last of the game (its window holds the end).
+    pending_seat: int | None
+    pending_final: bool
     make_moves: Callable[[], tuple[MoveView, ...]] = field(repr=False, compare=False)
     creator_name: Callable[[], str] = field(repr=False, compare=False)
+    # Lines of the log that are not moves (a deadline moved on, and why).
+    notes: tuple[LogNote, ...] = ()
 
     @cached_property
     def created_by(self) -> str:
@@ -466,6 +640,11 @@ class GameView:
     @cached_property
     def moves(self) -> tuple[MoveView, ...]:
         return self.make_moves()
+
+    @cached_property
+    def log(self) -> list[MoveView | LogNote]:
+        """The move list with the notes between the moves (the page's and the API's log)."""
+        return log_lines(self.moves, self.notes)
 
     @cached_property
     def chat(self) -> tuple[ChatLine, ...]:
@@ -514,7 +693,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
     """``data`` as ``pov`` may see it (``pov`` resolved for this game)."""
     game = data.game
     assert pov.game_id == game.pk, "a point of view of another game"
-    state = engine.GameState.from_dict(game.state) if game.state else None
+    state = data.share("state", lambda: engine.GameState.from_dict(game.state) if game.state else None)
     over, active = game.status == Game.Status.FINISHED, game.status == Game.Status.ACTIVE
     own = pov.seat if pov.is_player else None
     seats = seat_views(game, state, own, data.away)
@@ -535,9 +714,17 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         )
     names = {s.index: s.name for s in seats}
     moves = data.moves
-    # Built when first read (the move list), and what the viewer may see of their own.
-    make_moves = partial(move_views, moves, names, show_racks=over)
+    last = last_move_squares(moves)
+    # Built when first read (the move list: the same for every viewer, racks only once the
+    # game is over; its words are in the interface language), once per version and
+    # language; and what the viewer may see of their own.
+    language = translation.get_language()
+    make_moves = partial(data.share, ("moves", language), partial(move_views, moves, names, show_racks=over))
     own_extras = extra_views(game, own, state, moves, data.purchases) if own is not None else ()
+    game_rules = state.rules if state is not None else game.rules()
+    tiles = game_rules.tileset_for(game.language)
+    layout_name = state.layout if state is not None else (game_rules.board or "wwf")
+    pending = state.pending if state is not None and active else None
     return GameView(
         pov=pov,
         pk=game.pk,
@@ -551,10 +738,10 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         created_by_id=game.created_by_id,
         updated_at=game.updated_at,
         seats=seats,
-        board=tuple(state.board) if state else tuple(engine.layout().empty_board()),
-        last=last_move_squares(moves),
+        board=tuple(state.board) if state else tuple(engine.layout(layout_name).empty_board()),
+        last=last,
         rack=state.racks[own] if (state is not None and own is not None) else "",
-        bag_count=len(state.bag) if state else engine.tileset(game.language).total_tiles,
+        bag_count=len(state.bag) if state else tiles.total_tiles,
         allowed=rules.allowed_actions(game, pov, now),
         aids=tuple(
             AidView(names.get(p.seat, ""), p.seat, p.extra, p.period, p.refund_id is not None)
@@ -562,14 +749,23 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         ),
         extras=own_extras,
         moves_count=len(moves),
+        withdrawn_count=sum(1 for m in moves if m.withdrawn),
         end_reason=game.end_reason,
         end_reason_label=str(Game.EndReason(game.end_reason).label) if game.end_reason else "",
         deadline=game.turn_deadline if active else None,
         deadline_extended=active and game.deadline_extended,
         computer_thinking=active and any(s.is_turn and s.is_computer for s in seats),
         pace=game.pace,
+        tiles=tiles.language,
+        layout=layout_name,
+        rules_preset=game_rules.preset,
+        challenge_rule=game_rules.challenge,
+        bingo_bonus=tiles.bingo_bonus,
+        pending_seat=pending.seat if pending is not None else None,
+        pending_final=pending is not None and pending.final,
         make_moves=make_moves,
         creator_name=lambda: game.created_by.username,
+        notes=log_notes(data.extensions, names),
     )
 
 
@@ -594,6 +790,7 @@ def seat_views(
             index=i,
             name=seat.display_name,
             username=seat.user.username if seat.user is not None else None,
+            is_bot=seat.user is not None and seat.user.is_bot,
             computer_level=seat.computer_level,
             level=seat.get_computer_level_display() if seat.is_computer else "",
             score=state.scores[i] if state else seat.score,

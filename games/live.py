@@ -36,6 +36,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts import metrics
 from accounts.models import User
 from games import notify, rendering
 from games.actions import ENGINE_ACTION_KINDS, Action
@@ -102,7 +103,7 @@ class LoadedGames:
         if hit is None:
             # Not kept: ``game`` is the caller's, and ``Game.act`` may change it next.
             return Loaded.of(game)
-        return Loaded(game, hit.moves, hit.purchases, hit.away, hit.at)
+        return Loaded(game, hit.moves, hit.purchases, hit.away, hit.at, hit.extensions)
 
     def cached(self, game_id: int, version: int) -> Loaded | None:
         with self.lock:
@@ -164,6 +165,8 @@ class Shown:
     rack: str  # the viewer's own rack ("" for anyone not seated)
     aids: int = 0  # extras bought so far, by either player
     extras: str = ""  # the viewer's own extras: which are bought for their period now
+    withdrawn: int = 0  # plays challenged off: their log lines change
+    notes: int = 0  # lines of the log that are not moves (a deadline moved on)
 
     @classmethod
     def of(cls, view: GameView) -> Shown:
@@ -176,6 +179,8 @@ class Shown:
             rack=view.rack,
             aids=len(view.aids),
             extras=",".join(f"{x.code}:{x.bought}:{x.can_buy}" for x in view.extras),
+            withdrawn=view.withdrawn_count,
+            notes=len(view.notes),
         )
 
     def followed_by(self, now: Shown) -> bool:
@@ -206,13 +211,14 @@ def changed_squares(before: Shown, now: Shown) -> list[tuple[int, int]]:
 def delta_partials(view: GameView, before: Shown, now: Shown) -> list[str]:
     """The partials a delta from ``before`` to ``now`` re-renders whole: the scoreboard
     (scores, turn, bag) and the move panel always; the move log when its first line
-    replaces "No moves yet"; the aids and the viewer's own extras and rack when they
+    replaces "No moves yet" or a note joins it; the aids and the viewer's own extras and rack when they
     changed; the game-over banner (and the whole rack) when the game ended."""
     names = ["scoreboard", "move_panel"]
     ended = now.status != before.status
-    if before.moves == 0 and now.moves:
+    if (before.moves == 0 and now.moves) or now.notes != before.notes or now.withdrawn != before.withdrawn:
         # At the end the racks of every line are public, but a reload or the replay shows
-        # them: resending the whole log would make a game's last push its largest.
+        # them: resending the whole log would make a game's last push its largest. A note
+        # (a deadline moved on, once a turn at most) comes with the whole log.
         names.append("move_log")
     if now.aids != before.aids:
         names.append("aids")
@@ -228,19 +234,46 @@ def delta_partials(view: GameView, before: Shown, now: Shown) -> list[str]:
     return names
 
 
-def delta(view: GameView, before: Shown, now: Shown, frame: rendering.Frame) -> str:
+def delta(
+    view: GameView, before: Shown, now: Shown, frame: rendering.Frame, *, data: Loaded | None = None
+) -> str:
     """The partials that changed from ``before`` to ``now`` (one version later), as
     out-of-band swaps, the version marker first. The rack only ever comes from the
-    view, which holds the viewer's own rack and nobody else's."""
-    parts = [rendering.render(["game_sync"], view, dataclasses.replace(frame, base_version=before.version))]
-    names = rendering.premium_names()
-    for r, c in changed_squares(before, now):
-        square = rendering.square_item(now.board, r, c, language=view.language, last=now.last, names=names)
-        parts.append(render_to_string(rendering.PARTIALS["square"], {"sq": square, "square_oob": True}))
-    parts.append(rendering.render(delta_partials(view, before, now), view, frame))
-    if 0 < before.moves < now.moves:
-        parts.append(rendering.move_lines(view, view.moves[before.moves :]))
-    return "".join(parts)
+    view, which holds the viewer's own rack and nobody else's. The changed squares and
+    the new lines of the move log are the same for every viewer: with ``data`` (what
+    ``view`` was built from) they are rendered once per version, language and version
+    before, for every kind of viewer and the answer."""
+
+    def board_and_log() -> tuple[str, str]:
+        names = rendering.premium_names()
+        squares = "".join(
+            render_to_string(
+                rendering.PARTIALS["square"],
+                {
+                    "sq": rendering.square_item(
+                        now.board,
+                        r,
+                        c,
+                        language=view.tiles,
+                        layout_name=view.layout,
+                        last=now.last,
+                        names=names,
+                    ),
+                    "square_oob": True,
+                },
+            )
+            for r, c in changed_squares(before, now)
+        )
+        lines = rendering.move_lines(view, view.moves[before.moves :]) if 0 < before.moves < now.moves else ""
+        return squares, lines
+
+    key = ("delta", before.version, before.moves, translation.get_language())
+    squares, lines = data.share(key, board_and_log) if data is not None else board_and_log()
+    sync = rendering.render(["game_sync"], view, dataclasses.replace(frame, base_version=before.version))
+    partials = delta_partials(view, before, now)
+    # New lines only, unless the whole log was resent (a note, a play withdrawn).
+    lines = lines if "move_log" not in partials else ""
+    return "".join((sync, squares, rendering.render(partials, view, frame), lines))
 
 
 def snapshot(view: GameView, frame: rendering.Frame) -> str:
@@ -268,7 +301,7 @@ def answer(game: Game, pov: Pov, before: Shown | Game | None, frame: rendering.F
         moved_on = game.version == before.version + 1 and not frame.form_errors
         before = Shown.of(seen_by(data.as_of(before), pov)) if moved_on else None
     if before is not None and not frame.form_errors and before.followed_by(now):
-        return delta(view, before, now, frame)
+        return delta(view, before, now, frame, data=data)
     return snapshot(view, frame)
 
 
@@ -329,7 +362,7 @@ def shared_push(game_id: int, pov: Pov, since: Shown | None, version: int | None
         return Pushed("", since, view.pov)
     if since is None or not since.followed_by(now):
         return Pushed(snapshot(view, frame), now, view.pov)
-    return Pushed(delta(view, since, now, frame), now, view.pov)
+    return Pushed(delta(view, since, now, frame, data=data), now, view.pov)
 
 
 def with_action_id(html: str) -> str:
@@ -343,6 +376,23 @@ def chat_fragment(game_id: int, pov: Pov) -> str:
         return ""
     version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     return rendering.chat_html(chat_lines(game_id, pov), version or 0)
+
+
+def observe_push(event: dict[str, object], pov: Pov) -> None:
+    """A push of ``event`` (``game.changed``) was just sent to ``pov``'s socket: the time
+    since the change committed, for operators (``accounts.metrics.push_seconds``), by who
+    the viewer is: the opponent, the player who made the change, a spectator. Across
+    machines this is as good as their clocks agree."""
+    at = event.get("at")
+    if not isinstance(at, float):
+        return
+    if not pov.is_player:
+        viewer = "spectator"
+    elif pov.user_id is not None and pov.user_id == event.get("by"):
+        viewer = "mover"
+    else:
+        viewer = "opponent"
+    metrics.push_seconds.labels(viewer).observe(max(time.time() - at, 0.0))
 
 
 # ----- sockets: who watches, and what a client may ask ---------------------------------

@@ -31,6 +31,13 @@ ERROR_MESSAGES: dict[str, Promise] = {
     errors.WORD_NOT_IN_LEXICON: _("Not in the dictionary: %(words)s."),
     errors.EXCHANGE_BAG_TOO_SMALL: _("There are not enough tiles left in the bag to swap that many."),
     errors.EXCHANGE_COUNT_INVALID: _("Choose between one and seven tiles to swap."),
+    errors.CHALLENGE_NOT_ALLOWED: _(
+        "This game checks every word when it is played: there is nothing to challenge."
+    ),
+    errors.NOTHING_TO_CHALLENGE: _("There is no play to challenge now."),
+    errors.CHALLENGE_WINDOW_OPEN: _(
+        "Your opponent's last play ends the game: challenge it or accept it before anything else."
+    ),
     # The site (games.models.GameError and the forms).
     "game_moved_on": _("The game moved on: your opponent played first. Have a look and try again."),
     "game_changed": _("The game changed meanwhile. Have a look and try again."),
@@ -52,6 +59,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     ),
     "analysis_not_finished": _("The analysis is there once the game is over."),
     "not_a_player": _("Only the players of this game can do that."),
+    "bad_study_word": _("That word was not played in that move."),
     "not_started": _("The game has not started yet."),
     "declined": _("This game was declined."),
     "not_invited": _("This invitation is not for you, or it is no longer open."),
@@ -101,6 +109,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     ),
     "aborted": _("This live game was called off: nobody moved within a minute. It counts for nothing."),
     "clock_flag": _("The clock of the player to move ran out: the game is over on time."),
+    "bad_rules": _("Choose the rules and a challenge rule this game language can be played with."),
 }
 
 

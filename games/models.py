@@ -29,21 +29,25 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from accounts import ratelimit
+from accounts import metrics, ratelimit
 from accounts.models import bot_label
 from engine import actions as engine_actions
 from engine import errors
 from engine.errors import GAME_OVER
 from engine.lexicon import Lexicon
+from engine.state import CHALLENGE_RULES
 from games import clocks, extras, realtime, rules
 from games.actions import (
     BESIDE_THE_BOARD,
+    CHALLENGE_ACTION_KINDS,
     ENGINE_ACTION_KINDS,
     SYSTEM,
     Abort,
     Accept,
+    AcceptPlay,
     Action,
     BuyExtra,
+    Challenge,
     Deal,
     Decline,
     EngineAction,
@@ -98,8 +102,10 @@ class AlreadyMoved(GameMovedOn):
 
 #: The kinds of action that are a player's move (a play, an exchange, a pass, a
 #: resignation): a client whose version they made stale hears "the game moved on".
-ENGINE_MOVE_KINDS = frozenset({Play.kind, Exchange.kind, Pass.kind, Resign.kind})
-assert set(ENGINE_ACTION_KINDS) >= ENGINE_MOVE_KINDS
+ENGINE_MOVE_KINDS = frozenset(
+    {Play.kind, Exchange.kind, Pass.kind, Resign.kind, Challenge.kind, AcceptPlay.kind}
+)
+assert set(ENGINE_ACTION_KINDS) | set(CHALLENGE_ACTION_KINDS) >= ENGINE_MOVE_KINDS
 
 #: Refusal codes that are the engine's own (raised as ``IllegalMove`` like the engine would).
 ENGINE_REFUSALS = frozenset({errors.NOT_YOUR_TURN, errors.GAME_OVER})
@@ -206,6 +212,27 @@ def lexicon_for(language: str, version: int | None = None) -> Lexicon:
     from dictionaries.lexicons import for_language
 
     return for_language(language, version=version)
+
+
+class _AnyWord:
+    """Every word: what a play's words are checked against before a challenge."""
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+
+ANY_WORD = _AnyWord()
+
+
+def rules_for(preset: str, language: str, challenge: str) -> engine.Rules:
+    """The engine's rules for a preset and a challenge rule (``engine.preset``); raises
+    ``GameError(bad_rules)`` for a preset the language has no tiles for, or an unknown one."""
+    if challenge not in CHALLENGE_RULES:
+        raise GameError("bad_rules")
+    try:
+        return engine.preset(preset, language, challenge=challenge)
+    except ValueError:
+        raise GameError("bad_rules") from None
 
 
 def lexicon_version(lexicon: object) -> int | None:
@@ -329,6 +356,17 @@ class Game(models.Model):
         SCORELESS = "scoreless", _("Three scoreless turns")
         RESIGN = "resign", _("Resigned")
         TIMEOUT = "timeout", _("Ran out of time")
+        TURNS = "turns", _("Turn limit reached")
+
+    class Preset(models.TextChoices):
+        WWF = "wwf", _("Wordgame rules")
+        CLASSIC = "classic", _("Classic rules")
+
+    class ChallengeRule(models.TextChoices):
+        VOID = "void", _("No challenges: every word checked when played")
+        SINGLE = "single", _("Single challenge")
+        DOUBLE = "double", _("Double challenge")
+        FIVE = "five", _("Five-point challenge")
 
     LIVE_STATUSES = (Status.INVITED, Status.ACTIVE)
 
@@ -394,6 +432,13 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+    # The rules the game is dealt with (``engine.preset``): the dealt state carries them
+    # (``GameState.rules``); these columns choose them before the deal (an open seek has
+    # no state yet) and let queries match seeks and list games by them.
+    rules_preset = models.CharField(_("rules"), max_length=10, choices=Preset.choices, default=Preset.WWF)
+    challenge_rule = models.CharField(
+        _("challenge rule"), max_length=8, choices=ChallengeRule.choices, default=ChallengeRule.VOID
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
@@ -420,9 +465,25 @@ class Game(models.Model):
     def state_obj(self) -> engine.GameState:
         return engine.GameState.from_dict(self.state)
 
+    def rules(self) -> engine.Rules:
+        """The rules this game is played by: its dealt state's, or before the deal the
+        ones its columns choose (``engine.preset``)."""
+        if self.state:
+            return engine.Rules.from_dict(self.state["rules"]) if "rules" in self.state else engine.Rules()
+        return rules_for(self.rules_preset, self.language, self.challenge_rule)
+
+    def tileset(self) -> engine.TileSet:
+        """The tile set this game is played with (its rules', not only its language's)."""
+        return self.rules().tileset_for(self.language)
+
     def seat_list(self) -> list[Seat]:
         """Seats in index order (uses a prefetch when there is one)."""
         return sorted(self.seats.all(), key=lambda s: s.index)
+
+    def pending_play(self) -> engine.Pending | None:
+        """The play the player to move may still challenge, if any."""
+        pending = self.state.get("pending") if self.state else None
+        return engine.Pending.from_dict(pending) if pending else None
 
     def pov(self, actor: object) -> Pov:
         """Who ``actor`` (a user, ``SYSTEM``, ``Computer(seat)``) is to this game now
@@ -482,7 +543,8 @@ class Game(models.Model):
 
     def preview(self, pov: Pov, placements: list[engine.Placement]) -> engine.Evaluation:
         """Validate and score ``placements`` for the rack of ``pov``'s seat on the current
-        board with the live lexicon, changing nothing (the free word-value preview).
+        board with the live lexicon (under a challenge rule, without checking the words),
+        changing nothing (the free word-value preview).
         Raises ``IllegalMove`` or ``GameError``; no lock, nothing saved."""
         seat = pov.seat if pov.is_player else None
         if seat is None:
@@ -490,12 +552,15 @@ class Game(models.Model):
         if self.status != Game.Status.ACTIVE:
             raise GameError("not_started") if self.status != Game.Status.FINISHED else GameError(GAME_OVER)
         state = self.state_obj()
+        # Under a challenge rule a play's words are checked only when it is challenged:
+        # the preview scores it without saying whether they are words (no free look-up).
+        challenged = state.rules.challenge != "void" and state.players > 1
         return engine.evaluate(
             state.board,
             placements,
             tileset=state.tileset,
             layout=engine.layout(state.layout),
-            lexicon=self.lexicon(),
+            lexicon=ANY_WORD if challenged else self.lexicon(),
             rack=state.racks[seat],
         )
 
@@ -538,15 +603,22 @@ class Game(models.Model):
            run on commit (:meth:`_after_commit`).
 
         Raises ``GameError`` or ``IllegalMove`` with nothing saved. Updates ``self``.
+        The record returned carries the ``Pov`` the action was admitted under
+        (``record.pov``), so a caller that answers with the game's view resolves nobody
+        again.
         """
         now = now or timezone.now()
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=self.pk)
             game._take_seats_from(self)
+            pov = game._who(actor)
             if action_id and (done := game.actions.filter(action_id=action_id).first()) is not None:
                 self._reload(game)
+                done.pov = pov
                 return done
-            pov = game._admit(actor, action, version, now)
+            game._admit(pov, action, version, now)
+            # A deadline moved on is about the player to move (the log names them).
+            seat = game.turn_seat if isinstance(action, Extend) else pov.seat
             move = game._apply(pov, action, now)
             game.version += 1
             game.save()
@@ -555,30 +627,37 @@ class Game(models.Model):
                 version=game.version,
                 kind=action.kind,
                 user_id=pov.user_id,
-                seat=pov.seat,
+                seat=seat,
                 action_id=action_id,
                 move=move,
             )
+            record.pov = pov
             # Whoever this change concerns is told in this transaction (an outbox row).
             for notifier in _notifiers:
                 notifier.record_action(game, pov, action)
-            game._after_commit()
+            game._after_commit(by=pov.user_id)
+            # Counted once committed (operators' moves per second, ``accounts.metrics``).
+            transaction.on_commit(metrics.game_actions.labels(action.kind).inc)
         self._reload(game)
         return record
 
-    def _admit(self, actor: object, action: Action, version: int | None, now: datetime) -> Pov:
-        """Who ``actor`` is to this game (row locked), once admitted: a version given and
-        not stale (:meth:`_stale`), the action allowed by the rule table. Raises the
-        refusal otherwise."""
+    def _who(self, actor: object) -> Pov:
+        """Who ``actor`` is to this game, its row locked: a ``Pov`` the caller resolved
+        while it still holds (same version and status), otherwise resolved afresh."""
+        if isinstance(actor, Pov):
+            return actor if actor.holds_at(self.version, self.status) else resolve(self, actor.actor())
+        return resolve(self, actor)
+
+    def _admit(self, pov: Pov, action: Action, version: int | None, now: datetime) -> None:
+        """Admit ``pov``'s ``action`` (row locked): a version given and not stale
+        (:meth:`_stale`), the action allowed by the rule table. Raises the refusal
+        otherwise."""
         if version is None:
             raise GameError("missing_version")
-        pov = actor if isinstance(actor, Pov) and actor.holds_at(self.version, self.status) else None
-        pov = pov or resolve(self, actor.actor() if isinstance(actor, Pov) else actor)
         if version != self.version and (stale := self._stale(pov, version)) is not None:
             raise stale
         if code := rules.refusal(self, pov, action, now):
             raise refused(code)
-        return pov
 
     # One line each on top of ``act`` (for views, tasks and tests).
 
@@ -601,6 +680,12 @@ class Game(models.Model):
 
     def decline(self, user: object, *, version: int | None, action_id: str = "") -> None:
         self.act(user, Decline(), version=version, action_id=action_id)
+
+    def challenge(self, user: object, *, version: int | None, action_id: str = "") -> Move:
+        return self._move(self.act(user, Challenge(), version=version, action_id=action_id))
+
+    def accept_play(self, user: object, *, version: int | None, action_id: str = "") -> Move:
+        return self._move(self.act(user, AcceptPlay(), version=version, action_id=action_id))
 
     def timeout(self, *, now: datetime | None = None, version: int | None = None) -> Move | None:
         """Time out the player to move if their deadline has passed at ``now`` and the
@@ -662,18 +747,19 @@ class Game(models.Model):
                 return self._apply_engine(pov, action, now)
         return None
 
-    def _apply_engine(self, pov: Pov, action: EngineAction, now: datetime) -> Move:
+    def _apply_engine(self, pov: Pov, action: EngineAction | Challenge | AcceptPlay, now: datetime) -> Move:
         state = self.state_obj()
         seat = state.turn if isinstance(action, Timeout) else pov.seat
         assert seat is not None, "the rule table lets only seated actors play"
         # A live clock stops first: a flag is recorded at the moment the clock ran out,
         # whenever the task acting on it runs.
         at = self._stop_clock(state.turn, pov, action, now) if self.is_live else now
-        lexicon = self.lexicon() if isinstance(action, Play) else None
+        # A play's words are checked when it is made (the void rule) or challenged.
+        lexicon = self.lexicon() if isinstance(action, Play | Challenge) else None
         played = engine_actions.apply(
             state,
             seat,
-            action,
+            engine_actions.Accept() if isinstance(action, AcceptPlay) else action,
             lexicon=lexicon if lexicon is not None else frozenset(),
             rng=rng_for(self.seed, "exchange", state.moves_played),
         )
@@ -684,6 +770,12 @@ class Game(models.Model):
             dictionary_version=lexicon_version(lexicon) if lexicon is not None else None,
             clock_ms=self.clock_ms if self.is_live else None,
         )
+        if played.record.kind == "challenge" and played.record.invalid:
+            # The phony's own line reads "withdrawn"; the words it formed were never played.
+            # The pending play is always the move just before its challenge.
+            self.moves.filter(number=state.moves_played, kind=Move.Kind.PLAY).update(
+                withdrawn=True, words_text=""
+            )
         if played.state.over:
             self._settle_coins(played, state)
         final = self._overtime_penalties(played.state) if played.state.over and self.is_live else played.state
@@ -707,10 +799,15 @@ class Game(models.Model):
             self._start_turn_clock(final, at)
         return move
 
-    def _stop_clock(self, turn: int, pov: Pov, action: EngineAction, now: datetime) -> datetime:
+    def _stop_clock(
+        self, turn: int, pov: Pov, action: EngineAction | Challenge | AcceptPlay, now: datetime
+    ) -> datetime:
         """Charge the seat to move for its turn (row locked): the time since the turn
-        began, less the increment after a move of its own. A flag (``Timeout``) is
-        charged up to the moment it fell, which it returns (else ``now``)."""
+        began, less the increment after a move of its own that ends the turn (a play, an
+        exchange or a pass: not a challenge, after which the challenger may move again). A
+        flag (``Timeout``) is charged up to the moment it fell, which it returns (else
+        ``now``). In a challenge window the seat to move is the one who may challenge: its
+        clock runs, and its flag accepts the last play (``engine.moves.timeout``)."""
         assert self.clock_ms is not None, "a live game has clocks"
         assert self.turn_started_at is not None, "a live turn has its start"
         at = now
@@ -742,15 +839,16 @@ class Game(models.Model):
         return state
 
     def _buy_extra(self, pov: Pov, action: BuyExtra) -> None:
-        """Spend the extra's price and record the purchase for its period (the rule
-        table has checked the period). The user row is locked after the game row."""
+        """Spend the extra's price and record the purchase for the period the extra is for
+        now (``extra_not_now`` outside one). The user row is locked after the game row."""
         from accounts.services import NotEnoughCoins, spend_coins
 
         seat, user = pov.seat, pov.user
         assert seat is not None, "the rule table lets only seated players buy"
         assert user is not None, "the rule table lets only seated players buy"
         when = extras.period_now(self, action.extra, seat)
-        assert when is not None, "the rule table lets players buy only in the extra's period"
+        if when is None:
+            raise GameError("extra_not_now")
         if ExtraPurchase.objects.filter(game=self, seat=seat, extra=action.extra, period=when).exists():
             raise GameError("already_bought")
         try:
@@ -782,6 +880,9 @@ class Game(models.Model):
                 purchase.refund = refund_coins(entry=purchase.entry)
                 purchase.save(update_fields=["refund"])
         seats = self.seat_list()
+        if len(seats) < 2:
+            # A solo game (a challenge against a target) pays no coins: no one was played.
+            return
         made = Counter(m.seat for m in self.moves.filter(kind__in=["play", "exchange", "pass"]))
         if played.record.kind in ("play", "exchange", "pass"):
             made[played.record.seat] += 1
@@ -796,7 +897,14 @@ class Game(models.Model):
         users = get_user_model().objects.in_bulk([p for p in action.players if isinstance(p, int)])
         players = [p if isinstance(p, str) else users[p] for p in action.players]
         create_seats(self, players)
-        state = engine.new_game(self.language, rng_for(self.seed, "deal"))
+        state = engine.new_game(
+            self.language,
+            rng_for(self.seed, "deal"),
+            players=len(players),
+            rules=action.rules
+            if action.rules is not None
+            else rules_for(self.rules_preset, self.language, self.challenge_rule),
+        )
         self.state = state.to_dict()
         self.first_player = None if isinstance(players[0], str) else players[0]
         self.status = Game.Status.ACTIVE if action.start else Game.Status.INVITED
@@ -811,6 +919,10 @@ class Game(models.Model):
         lock_user(user)
         if Game.objects.active_for(user).exclude(pk=self.pk).count() >= settings.MAX_ACTIVE_GAMES:
             raise GameError("too_many_games")
+        # Either account may have become a bot's since the invitation: a rated game is
+        # bot against bot or person against person, whenever it starts.
+        if self.rated and len({s.user.is_bot for s in self.seat_list() if s.user is not None}) > 1:
+            raise GameError("bot_rated_human")
         self.status = Game.Status.ACTIVE
         self._start_turn_clock(self.state_obj(), timezone.now())
 
@@ -834,7 +946,7 @@ class Game(models.Model):
             return GameChanged()
         return GameMovedOn()
 
-    def _after_commit(self) -> None:
+    def _after_commit(self, *, by: int | None = None) -> None:
         """Called inside the change's transaction: records, in one place, what follows the
         change. The follow-up work (turn deadline and reminder, a computer turn, what a
         finished game sets off) is enqueued now, in this transaction, through the hook
@@ -844,7 +956,7 @@ class Game(models.Model):
         # The broadcast first: its send is registered before the follow-ups', which the
         # tests' immediate backend runs on commit too (the analysis tells the screens it is
         # ready: after the move's own update, never before it).
-        realtime.game_changed(self.pk, self.version, player_ids=self.player_ids())
+        realtime.game_changed(self.pk, self.version, player_ids=self.player_ids(), by=by)
         snapshot = Transition.of(self)
         run_followups(snapshot)
         transaction.on_commit(lambda: run_after_commit_hooks(snapshot))
@@ -1035,6 +1147,8 @@ class Move(models.Model):
         RESIGN = "resign", _("Resign")
         TIMEOUT = "timeout", _("Timeout")
         PENALTY = "penalty", _("Time penalty")
+        CHALLENGE = "challenge", _("Challenge")
+        ACCEPT = "accept", _("Accepted the last play")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField(_("number"))
@@ -1060,6 +1174,12 @@ class Move(models.Model):
     dictionary_version = models.PositiveIntegerField(_("dictionary version"), null=True, blank=True)
     # A live game's clocks right after this move (each seat's time left, ms): the replay's.
     clock_ms = models.JSONField(_("clocks after the move (ms)"), null=True, blank=True)
+    # A challenge: the seat whose play was challenged (its score moves that seat's total)
+    # and the words of it not in the dictionary (a phony, taken back), space-separated.
+    challenged_seat = models.SmallIntegerField(_("challenged seat"), null=True, blank=True)
+    invalid_words = models.CharField(_("words not in the dictionary"), max_length=200, blank=True)
+    # A play challenged off the board afterwards (set by the challenge that took it back).
+    withdrawn = models.BooleanField(_("withdrawn after a challenge"), default=False)
     created_at = models.DateTimeField(_("played at"), auto_now_add=True)
 
     class Meta:
@@ -1093,7 +1213,8 @@ class Move(models.Model):
             kind=rec.kind,
             tiles=[p.to_dict() for p in rec.placements],
             words=[w.to_dict() for w in rec.words],
-            words_text=f" {' '.join(w.word for w in rec.words)} " if rec.words else "",
+            # A challenge's words are those of the play it challenged (counted there).
+            words_text=f" {' '.join(w.word for w in rec.words)} " if rec.words and rec.kind == "play" else "",
             score=rec.score,
             bingo=rec.bingo,
             rack_before=rec.rack_before,
@@ -1102,7 +1223,14 @@ class Move(models.Model):
             engine_record=rec.to_dict(),
             dictionary_version=dictionary_version,
             clock_ms=clock_ms,
+            challenged_seat=rec.target,
+            invalid_words=" ".join(rec.invalid),
         )
+
+    @property
+    def scored_seat(self) -> int:
+        """The seat whose total this move's score changes: a challenge's is its target's."""
+        return self.challenged_seat if self.challenged_seat is not None else self.seat
 
     def record_obj(self) -> engine.MoveRecord:
         return engine.MoveRecord.from_dict(self.engine_record)
@@ -1142,7 +1270,8 @@ class GameAction(models.Model):
     """Every action applied to a game, in order: who (a user; none for the system or the
     computer), which kind, the version it produced, the client's ``action_id`` (a
     repeated id is answered with this record instead of acting twice) and the Move it
-    made, if it made one."""
+    made, if it made one. ``seat``: the actor's seat, or for an ``Extend`` (the system's)
+    the seat whose deadline it moved on, which the game's log names."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     version = models.PositiveIntegerField(_("version after"))
@@ -1156,6 +1285,10 @@ class GameAction(models.Model):
         "Move", on_delete=models.CASCADE, null=True, blank=True, related_name="action"
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    # Not stored: who the action was admitted as, set by ``Game.act`` on the record it
+    # returns (the API answers with the view of that point of view).
+    pov: Pov | None = None
 
     class Meta:
         verbose_name = _("game action")
@@ -1222,6 +1355,33 @@ class GameAnalysis(models.Model):
         return f"analysis of game {self.game_id}"
 
 
+class FairPlayGame(models.Model):
+    """One player's fair-play signals in one analysed rated game (``games.fairplay``):
+    each move's rank among the legal plays and not playing, its share of the best score,
+    and the seconds it took, as short lists in move order. Written with the game's
+    analysis; ``games.moderation.review_fair_play`` reads a player's latest ones."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="fair_play")
+    language = models.CharField(_("language"), max_length=8)
+    finished_at = models.DateTimeField(_("finished"))
+    ranks = models.JSONField(_("ranks"), default=list)
+    shares = models.JSONField(_("shares of the best score"), default=list)
+    seconds = models.JSONField(_("seconds per move"), default=list)
+
+    class Meta:
+        verbose_name = _("fair-play signals")
+        verbose_name_plural = _("fair-play signals")
+        ordering = ["user", "language", "-finished_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="games_fair_play_once_per_player"),
+        ]
+        indexes = [models.Index(fields=["user", "language", "-finished_at"], name="games_fair_play_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.language} game {self.game_id}"
+
+
 class StudyItem(models.Model):
     """A word a player could have played and did not (a missed bingo, or a play worth
     many more points), collected from their analysed games into a study list per game
@@ -1230,6 +1390,7 @@ class StudyItem(models.Model):
     class Kind(models.TextChoices):
         BINGO = "bingo", _("Missed bingo")
         PLAY = "play", _("High-scoring play")
+        WORD = "word", _("Word from a game's moves")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="study_items")
     language = models.CharField(_("language"), max_length=8)

@@ -56,6 +56,8 @@ def record_action(game: Game, pov: Pov, action: Action) -> None:
                     recipient_ids=[invitee.pk], kind=Kind.INVITATION, params={**base, "who": who}, path=path
                 )
             return
+        case Deal(told=True):
+            return  # the pairing's own message tells both players (a tournament round)
         case Extend():
             to_move = game.seat_user(game.turn_seat) if game.turn_seat is not None else None
             if to_move is not None and game.turn_deadline is not None:

@@ -20,11 +20,14 @@ def rating_reference(game: Game) -> str:
 
 def is_ratable(game: Game) -> bool:
     """A finished rated game between two players in which both made at least one move
-    (played, swapped or passed). Games against the computer are never rated."""
+    (played, swapped or passed). Games against the computer are never rated, nor a game
+    between a bot and a person (an account that became a bot's during the game)."""
     if not game.rated or game.status != Game.Status.FINISHED or game.mode == Game.Mode.COMPUTER:
         return False
     seats = game.seat_list()
     if len(seats) != 2 or any(seat.is_computer for seat in seats):
+        return False
+    if len({seat.user.is_bot for seat in seats if seat.user is not None}) > 1:
         return False
     movers = set(game.moves.filter(kind__in=MOVING_KINDS).values_list("seat", flat=True))
     return movers == {seat.index for seat in seats}

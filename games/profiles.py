@@ -19,7 +19,17 @@ from django.views.decorators.http import require_GET
 from accounts.hooks import BestPlay, Coverage, LanguageStatistics, Unfinished
 from accounts.models import User
 from games.forms import NewGameForm
-from games.models import ChatMessage, ExtraPurchase, Game, GameAction, GameError, Move, Seat, StudyItem
+from games.models import (
+    ChatMessage,
+    ExtraPurchase,
+    FairPlayGame,
+    Game,
+    GameAction,
+    GameError,
+    Move,
+    Seat,
+    StudyItem,
+)
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -49,7 +59,9 @@ def player_statistics(user: User) -> list[LanguageStatistics]:
             else seat_score
         )
         scores[language].append(int(final))
-    plays = Move.objects.filter(user=user, kind=Move.Kind.PLAY, game__status=Game.Status.FINISHED)
+    plays = Move.objects.filter(
+        user=user, kind=Move.Kind.PLAY, game__status=Game.Status.FINISHED, withdrawn=False
+    )
     stats = []
     for language in sorted(results, key=lambda lang: (-len(results[lang]), lang)):
         mine = plays.filter(game__language=language)
@@ -103,6 +115,17 @@ def export_games(user: User) -> dict[str, object]:
             for p in ExtraPurchase.objects.filter(user=user).order_by("created_at", "pk")
         ],
         "study_items": _exported_study(user),
+        # What the fair-play review read of each of their rated games (games.fairplay).
+        "fair_play": [
+            {
+                "game": f.game_id,
+                "language": f.language,
+                "ranks": f.ranks,
+                "shares_of_best": f.shares,
+                "seconds": f.seconds,
+            }
+            for f in FairPlayGame.objects.filter(user=user).order_by("finished_at", "pk")
+        ],
     }
 
 
@@ -201,6 +224,9 @@ class GamesPlayerData:
         ),
         "games.ChatMessage.author": Coverage("games.chat", "deleted"),
         "games.StudyItem.user": Coverage("games.study_items", "deleted"),
+        "games.FairPlayGame.user": Coverage(
+            "games.fair_play", KEPT + " (the moderators' record of rated games, kept as the games are)"
+        ),
     }
 
     def statistics(self, user: User) -> list[LanguageStatistics]:

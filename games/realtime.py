@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -65,16 +66,23 @@ def _send(*messages: tuple[str, dict[str, Any]]) -> None:
             logger.error("live update to %s failed (%s)", group, event.get("type"), exc_info=result)
 
 
-def game_changed(game_id: int, version: int, *, player_ids: Iterable[int] = ()) -> None:
-    """After the commit: tell the game's watchers and its players' lobbies."""
+def game_changed(
+    game_id: int, version: int, *, player_ids: Iterable[int] = (), by: int | None = None
+) -> None:
+    """After the commit: tell the game's watchers and its players' lobbies. The watchers'
+    event also says who made the change (``by``, a user id or None) and when it was
+    committed (``at``, seconds since the epoch), for the operators' push latency
+    (``accounts.metrics.push_seconds``); nothing of the game."""
     players = list(player_ids)
 
-    transaction.on_commit(
-        lambda: _send(
-            (game_group(game_id), {"type": GAME_CHANGED, "game_id": game_id, "version": version}),
+    def send() -> None:
+        event = {"type": GAME_CHANGED, "game_id": game_id, "version": version, "by": by, "at": time.time()}
+        _send(
+            (game_group(game_id), event),
             *((lobby_group(user_id), {"type": LOBBY_CHANGED, "game_id": game_id}) for user_id in players),
         )
-    )
+
+    transaction.on_commit(send)
 
 
 def chat_posted(game_id: int, message_id: int) -> None:

@@ -9,18 +9,30 @@ from engine.gcg import GameRecord, export_gcg, nicknames
 from games.models import ExtraPurchase, Game
 
 
+def game_record(game: Game) -> GameRecord:
+    """``game`` as the engine's ``GameRecord``, under the rules it was played by: the
+    tile set (a classic one is ``en-scrabble``...), the board, the going-out rule when
+    it is not the tile set's own, and the challenge rule (so the export writes a phony
+    taken back as ``--`` and a lost double challenge as Macondo does)."""
+    rules = game.rules()
+    tiles = rules.tileset_for(game.language)
+    classic_set = tiles.language.endswith("-scrabble")
+    native_out = "double" if classic_set else "transfer"
+    return GameRecord(
+        language=tiles.language,
+        players=tuple(s.display_name for s in game.seat_list()),
+        moves=tuple(m.record_obj() for m in game.moves.all()),
+        layout=game.state.get("layout", "wwf"),
+        going_out=None if rules.going_out == native_out else rules.going_out,
+        challenge=None if rules.challenge == "void" else rules.challenge,
+    )
+
+
 def gcg_text(game: Game, *, purchases: Iterable[ExtraPurchase] | None = None) -> str:
     """The GCG record of ``game``. It holds every rack: callers give it out only once
     the game is over (``Game.is_over``). ``purchases``: the game's extras bought, when
     the caller read them already (the archive's zip reads them per batch)."""
-    seats = game.seat_list()
-    record = GameRecord(
-        language=game.language,
-        players=tuple(s.display_name for s in seats),
-        moves=tuple(m.record_obj() for m in game.moves.all()),
-        layout=game.state.get("layout", "wwf"),
-    )
-    return export_gcg(record) + aid_notes(game, purchases)
+    return export_gcg(game_record(game)) + aid_notes(game, purchases)
 
 
 def aid_notes(game: Game, purchases: Iterable[ExtraPurchase] | None = None) -> str:

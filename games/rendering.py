@@ -25,7 +25,18 @@ import engine
 from dictionaries.models import language_name
 from engine.board import square_name
 from games import extras, hooks
-from games.gameview import ChatLine, GameView, MoveView, load_game, move_views, replay_racks, versus
+from games.gameview import (
+    ChatLine,
+    GameView,
+    MoveView,
+    extensions_of,
+    load_game,
+    log_lines,
+    log_notes,
+    move_views,
+    replay_racks,
+    versus,
+)
 from games.messages import error_message
 from games.models import Game
 
@@ -253,7 +264,7 @@ def game_context(view: GameView, frame: Frame | None = None) -> Context:
     """What the game's templates read: the view (``game`` in templates; its fields under
     the names the partials use) and the frame."""
     frame = frame or Frame()
-    tiles = engine.tileset(view.language)
+    tiles = engine.tileset(view.tiles)  # the game's rules' tile set (a classic one too)
     allowed = view.allowed
     title = versus([s.name for s in view.seats]) if view.seats else gettext("Waiting for an opponent")
     if view.is_my_turn and view.is_active:
@@ -269,17 +280,30 @@ def game_context(view: GameView, frame: Frame | None = None) -> Context:
         "can_act": "play" in allowed,
         "can_resign": "resign" in allowed,
         "can_accept": "accept" in allowed,
+        # A challenge rule's: the play before this turn may be challenged (or, the last
+        # play of the game, accepted).
+        "can_challenge": "challenge" in allowed,
+        "can_accept_play": "accept_play" in allowed,
+        "challenge_rule": view.challenge_rule,
+        "challenge_rule_label": challenge_label(view.challenge_rule),
+        "rules_label": rules_label(view.rules_preset, view.challenge_rule),
+        "bingo_bonus": view.bingo_bonus,
+        "pending_final": view.pending_final,
         "can_chat": view.can_chat,
         "can_rematch": view.is_over and view.is_player and not any(s.player_gone for s in view.seats),
         # Built only when a template shows them (a delta sends single squares).
-        "squares": Lazy(lambda: squares(view.board, language=view.language, last=view.last)),
+        "squares": Lazy(
+            lambda: squares(view.board, language=view.tiles, layout_name=view.layout, last=view.last)
+        ),
         "column_labels": [chr(ord("A") + c) for c in range(len(view.board))],
         "row_labels": [str(r + 1) for r in range(len(view.board))],
-        "rack": rack_tiles(view.rack, view.language),
+        "rack": rack_tiles(view.rack, view.tiles),
         "rack_size": tiles.rack_size,
         "blank_letters": [letter for letter in tiles.alphabet if letter in tiles.blank_letters],
         "tile_values": dict(tiles.values),
         "moves": Lazy(lambda: view.moves, length=view.moves_count),
+        # The moves with the notes between them (a deadline moved on): the whole log.
+        "log": Lazy(lambda: view.log, length=view.moves_count + len(view.notes)),
         "chat": Lazy(lambda: view.chat),
         "result_text": result_text(view) if view.is_over else "",
         "base_version": frame.base_version,
@@ -292,6 +316,22 @@ def game_context(view: GameView, frame: Frame | None = None) -> Context:
         if view.computer_thinking
         else (error_message("aborted") if view.status == Game.Status.ABORTED else ""),
     }
+
+
+def challenge_label(rule: str) -> str:
+    """The challenge rule's name, for players."""
+    return str(dict(Game.ChallengeRule.choices).get(rule, rule))
+
+
+def rules_label(preset: str, challenge: str) -> str:
+    """The rules a game is played by, for players: "Classic rules · Double challenge"
+    ("" for this game's own rules without challenges, which need no saying)."""
+    if preset == Game.Preset.WWF and challenge == Game.ChallengeRule.VOID:
+        return ""
+    parts = [str(dict(Game.Preset.choices).get(preset, preset))]
+    if challenge != Game.ChallengeRule.VOID:
+        parts.append(challenge_label(challenge))
+    return " · ".join(parts)
 
 
 def view_names(view: GameView) -> Context:
@@ -433,6 +473,7 @@ class LobbyItem(TypedDict):
     deadline: datetime | None
     pace_label: str
     is_live: bool
+    rules: str  # the rules when they are not this game's own without challenges
     tournament: NotRequired[hooks.GameNote | None]  # filled by hooks.annotate_lobby
 
 
@@ -468,6 +509,7 @@ def lobby_item(game: Game, user: User) -> LobbyItem:
         "deadline": game.turn_deadline,
         "pace_label": game.pace.label(),
         "is_live": game.is_live,
+        "rules": rules_label(game.rules_preset, game.challenge_rule),
     }
 
 
@@ -563,7 +605,9 @@ def replay_context(game: Game, step: int | None) -> Context:
     step = len(moves) if step is None else max(0, min(step, len(moves)))
     board, racks = replay_racks(game, moves, step)
     over = game.status == Game.Status.FINISHED
-    items = move_views(moves, {s.index: s.display_name for s in seats}, show_racks=over)
+    game_rules = game.rules()
+    names = {s.index: s.display_name for s in seats}
+    items = move_views(moves, names, show_racks=over)
     current = moves[step - 1] if step > 0 else None
     return {
         "game": game,
@@ -577,14 +621,18 @@ def replay_context(game: Game, step: int | None) -> Context:
         "next_step": step + 1 if step < len(moves) else None,
         "squares": squares(
             board,
-            language=game.language,
-            last=[(t["row"], t["col"]) for t in current.tiles] if current else (),
+            language=game_rules.tileset_for(game.language).language,
+            layout_name=str(game.state.get("layout", "wwf")) if game.state else "wwf",
+            last=[(t["row"], t["col"]) for t in current.tiles] if current and current.kind == "play" else (),
         ),
+        "rules_label": rules_label(game_rules.preset, game_rules.challenge),
         "column_labels": [chr(ord("A") + c) for c in range(len(board))],
         "row_labels": [str(r + 1) for r in range(len(board))],
         "seats": racks,
         "racks_visible": over,
         "moves": items,
+        # The list beside the board: the moves with the log's notes between them.
+        "log": log_lines(items, log_notes(extensions_of(game), names)),
         "current_move": items[step - 1] if step > 0 else None,
         "is_over": over,
         "oob": False,

@@ -110,9 +110,10 @@ def _flag_fell(game: Game, pov: Pov, now: datetime) -> str | None:
     return "time_up" if pov.seat == game.turn_seat else "clock_flag"
 
 
-def _on_turn(game: Game, pov: Pov, now: datetime) -> str | None:
-    """Play, exchange, pass: a seated player (or the computer) whose turn it is, before
-    the flag of a live clock fell."""
+def _turn(game: Game, pov: Pov, now: datetime) -> str | None:
+    """A seated player (or the computer) whose turn it is, in a game under way, before
+    the flag of a live clock fell (a challenge or an accept too: in a challenge window
+    the clock of the player who may challenge runs)."""
     if pov.seat is None:
         return "not_a_player"
     if refused := _not_on(game):
@@ -120,6 +121,40 @@ def _on_turn(game: Game, pov: Pov, now: datetime) -> str | None:
     if game.turn_seat != pov.seat:
         return errors.NOT_YOUR_TURN
     return _flag_fell(game, pov, now)
+
+
+def _pending(game: Game) -> dict[str, object] | None:
+    """The play the player to move may challenge (a challenge rule's), as stored."""
+    state = game.state
+    pending = state.get("pending") if isinstance(state, dict) else None
+    return pending if isinstance(pending, dict) else None
+
+
+def _on_turn(game: Game, pov: Pov, now: datetime) -> str | None:
+    """Play, exchange, pass: a seated player (or the computer) whose turn it is, unless
+    the last play of the game waits to be challenged or accepted (its window holds the
+    end of the game: nothing else may be done then)."""
+    if refused := _turn(game, pov, now):
+        return refused
+    pending = _pending(game)
+    return errors.CHALLENGE_WINDOW_OPEN if pending is not None and pending.get("final") else None
+
+
+def _challenge(game: Game, pov: Pov, now: datetime) -> str | None:
+    """Challenge: the player to move, while the play before theirs is still provisional
+    (a challenge rule; they have not moved since)."""
+    if refused := _turn(game, pov, now):
+        return refused
+    return None if _pending(game) is not None else errors.NOTHING_TO_CHALLENGE
+
+
+def _accept_play(game: Game, pov: Pov, now: datetime) -> str | None:
+    """Accept the last play of the game without challenging it (any other provisional
+    play is accepted by moving)."""
+    if refused := _turn(game, pov, now):
+        return refused
+    pending = _pending(game)
+    return None if pending is not None and pending.get("final") else errors.NOTHING_TO_CHALLENGE
 
 
 def _resign(game: Game, pov: Pov, now: datetime) -> str | None:
@@ -217,9 +252,10 @@ def _decline(game: Game, pov: Pov, now: datetime) -> str | None:
 
 
 def _buy_extra(game: Game, pov: Pov, now: datetime) -> str | None:
-    """Buy an extra: a seated player (not the computer), in a game that allows extras,
-    in the period the extra is for (``games.extras.period_now``; the kind of extra is
-    checked by ``Game.act`` through :func:`extra_refusal`)."""
+    """Buy an extra: a seated player (not the computer), in a game that allows extras.
+    The kind of extra is checked by :func:`extra_refusal`; whether this is the period
+    the extra is for is worked out once, where the purchase is recorded
+    (``Game._buy_extra``: ``extra_not_now``)."""
     if not pov.is_player:
         return "not_a_player"
     if refused := _not_on(game):
@@ -227,13 +263,9 @@ def _buy_extra(game: Game, pov: Pov, now: datetime) -> str | None:
     return None if game.extras_allowed else "extras_off"
 
 
-def extra_refusal(game: Game, pov: Pov, extra: str) -> str | None:
-    """Why ``pov`` may not buy ``extra`` now (beyond :func:`_buy_extra`), or None."""
-    if extra not in extras.EXTRAS:
-        return "bad_extra"
-    if pov.seat is None or extras.period_now(game, extra, pov.seat) is None:
-        return "extra_not_now"
-    return None
+def extra_refusal(extra: str) -> str | None:
+    """Why ``extra`` is no extra one may buy (``bad_extra``), or None."""
+    return None if extra in extras.EXTRAS else "bad_extra"
 
 
 RULES: dict[str, Rule] = {
@@ -248,6 +280,8 @@ RULES: dict[str, Rule] = {
     "buy_extra": _buy_extra,
     "extend": _extend,
     "abort": _abort,
+    "challenge": _challenge,
+    "accept_play": _accept_play,
 }
 assert set(RULES) == set(ACTION_KINDS), "every action kind has exactly one rule"
 
@@ -260,7 +294,7 @@ def refusal(game: Game, pov: Pov, action: Action, now: datetime) -> str | None:
     if refused := rule(game, pov, now):
         return refused
     extra = getattr(action, "extra", None)
-    return extra_refusal(game, pov, extra) if isinstance(extra, str) else None
+    return extra_refusal(extra) if isinstance(extra, str) else None
 
 
 def allowed_actions(game: Game, pov: Pov, now: datetime) -> frozenset[str]:

@@ -18,7 +18,7 @@ from accounts.moderation import suspended_until
 from accounts.services import is_blocked
 from games import extras, realtime, seeks
 from games.actions import SYSTEM, Abort, BuyExtra, Deal, Decline
-from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for
+from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for, rules_for
 from games.pace import Pace
 from games.pov import Pov
 
@@ -59,6 +59,8 @@ def start_game(
     rated: bool = False,
     extras: bool = True,
     pace: Pace | None = None,
+    preset: str = "wwf",
+    challenge: str = "void",
 ) -> Game:
     """Start a game for ``creator``:
 
@@ -75,12 +77,17 @@ def start_game(
     change ratings when they end (never against the computer; a rated seek is matched only
     with rated seekers, and never with a player either of them blocked). Raises
     ``GameError`` (``too_many_games``, ``too_many_invitations``, ``bad_opponent``, ``blocked``,
-    ``bad_language``, ``bad_level``). Runs in one transaction; the creator's user row is
+    ``bad_language``, ``bad_level``, ``bad_rules``). Runs in one transaction; the creator's user row is
     locked so that two simultaneous requests cannot both pass the active-games limit.
+
+    ``preset`` and ``challenge`` are the rules (``engine.preset``: ``"wwf"`` or
+    ``"classic"``; ``"void"``, ``"single"``, ``"double"`` or ``"five"``); a random
+    opponent is matched only with a seek under the same rules.
     """
     if language not in engine.LANGUAGES:
         raise GameError("bad_language")
     pace = pace or default_pace(mode)
+    rules_for(preset, language, challenge)  # bad_rules before anything is locked
     with transaction.atomic():
         lock_user(creator)
         if Game.objects.active_for(creator).count() >= settings.MAX_ACTIVE_GAMES:
@@ -100,6 +107,8 @@ def start_game(
                 rated=rated,
                 extras=extras,
                 pace=pace,
+                preset=preset,
+                challenge=challenge,
             )
             _deal(game, [creator, opponent], first=first, start=False)
             realtime.lobby_changed([opponent.pk, creator.pk])
@@ -107,12 +116,29 @@ def start_game(
             if level not in Seat.Level.values:
                 raise GameError("bad_level")
             game = _new_game(
-                creator, mode, language, rematch_of=rematch_of, public=public, extras=extras, pace=pace
+                creator,
+                mode,
+                language,
+                rematch_of=rematch_of,
+                public=public,
+                extras=extras,
+                pace=pace,
+                preset=preset,
+                challenge=challenge,
             )
             _deal(game, [creator, level], first=first, start=True)
             realtime.lobby_changed([creator.pk])
         elif mode == Game.Mode.RANDOM:
-            game = _join_or_open_seek(creator, language, public=public, rated=rated, extras=extras, pace=pace)
+            game = _join_or_open_seek(
+                creator,
+                language,
+                public=public,
+                rated=rated,
+                extras=extras,
+                pace=pace,
+                preset=preset,
+                challenge=challenge,
+            )
         else:
             raise GameError("bad_mode")
     return game
@@ -138,6 +164,10 @@ def start_paired_game(
     dictionary_version: int | None,
     seed: int | None = None,
     rated: bool = False,
+    warn_before_timeout: bool = False,
+    told: bool = False,
+    preset: str = "wwf",
+    challenge: str = "void",
 ) -> Game:
     """Start a game between two players someone else paired (a tournament round): no
     invitation to accept and no active-games limit, since neither player asked for it.
@@ -146,12 +176,17 @@ def start_paired_game(
     reproducible (simulations); by default it is random. ``rated`` games change the site
     ratings (never between a bot and a person: that game is played unrated). Paid extras
     are always off and vacations do not pause the clock (an event runs to its
-    organiser's schedule). Dealt and started through the
+    organiser's schedule). A lapsed turn no warning reached is extended only with
+    ``warn_before_timeout`` (an organiser's choice: it may stall a round). ``told``: the
+    caller tells both players of the game (the deal records no "your turn"). Dealt and
+    started through the
     game's one transition path (``Deal`` by ``SYSTEM``), in one transaction; both
-    players' lobbies are told on commit. Raises ``GameError`` (``bad_language``,
-    ``bad_opponent``)."""
+    players' lobbies are told on commit. ``preset`` and ``challenge``: the rules, as in
+    :func:`start_game`. Raises ``GameError`` (``bad_language``, ``bad_opponent``,
+    ``bad_rules``)."""
     if language not in engine.LANGUAGES:
         raise GameError("bad_language")
+    rules_for(preset, language, challenge)
     if first.pk == second.pk:
         raise GameError("bad_opponent")
     if first.is_bot != second.is_bot:
@@ -170,10 +205,13 @@ def start_paired_game(
             rated=rated,
             extras_allowed=False,
             vacation_pauses=False,
-            # An extension would stall the round (ARCHITECTURE.md, deadline warnings).
-            warn_before_timeout=False,
+            # Off unless the organiser turned it on: an extension may stall the round
+            # (ARCHITECTURE.md, deadline warnings).
+            warn_before_timeout=warn_before_timeout,
+            rules_preset=preset,
+            challenge_rule=challenge,
         )
-        _deal(game, [first, second], first=0, start=True)
+        _deal(game, [first, second], first=0, start=True, told=told)
         realtime.lobby_changed([first.pk, second.pk])
     return game
 
@@ -190,6 +228,8 @@ def _new_game(
     extras: bool = True,
     pace: Pace | None = None,
     seek_rating: float | None = None,
+    preset: str = "wwf",
+    challenge: str = "void",
 ) -> Game:
     return Game.objects.create(
         language=language,
@@ -205,10 +245,14 @@ def _new_game(
         # The creator's choice; rated games are played without paid aids.
         extras_allowed=extras and not rated,
         seek_rating=seek_rating,
+        rules_preset=preset,
+        challenge_rule=challenge,
     )
 
 
-def _deal(game: Game, players: list[User | str], *, first: int | None, start: bool) -> None:
+def _deal(
+    game: Game, players: list[User | str], *, first: int | None, start: bool, told: bool = False
+) -> None:
     """Seat ``players`` (the creator first in the list) and deal, through the game's one
     transition path (``Deal``). The engine always starts seat 0, so whoever moves first
     gets seat 0; by default the game's seed decides who that is."""
@@ -216,7 +260,7 @@ def _deal(game: Game, players: list[User | str], *, first: int | None, start: bo
         first = rng_for(game.seed, "first").randrange(2)
     ordered = players if first == 0 else list(reversed(players))
     seats = tuple(p if isinstance(p, str) else p.pk for p in ordered)
-    game.act(SYSTEM, Deal(players=seats, start=start), version=game.version)
+    game.act(SYSTEM, Deal(players=seats, start=start, told=told), version=game.version)
 
 
 #: The columns two seeks must agree on to be matched: the same pace.
@@ -246,8 +290,10 @@ def _join_or_open_seek(
     rated: bool = False,
     extras: bool = True,
     pace: Pace | None = None,
+    preset: str = "wwf",
+    challenge: str = "void",
 ) -> Game:
-    """Match with the oldest open seek in ``language``, or open one.
+    """Match with the oldest open seek in ``language`` under the same rules, or open one.
 
     Race safety: matching is serialised per language (a transaction-level advisory lock
     on PostgreSQL; on SQLite every write transaction is serialised already by
@@ -268,6 +314,7 @@ def _join_or_open_seek(
         creator,
         Game.objects.select_for_update(skip_locked=True)
         .filter(status=Game.Status.OPEN, language=language, mode=Game.Mode.RANDOM, rated=rated)
+        .filter(rules_preset=preset, challenge_rule=challenge)
         .filter(**same_pace),
     ).order_by("created_at", "pk")
     # The oldest request whose player's rating is within its window (or the newcomer's).
@@ -283,6 +330,8 @@ def _join_or_open_seek(
             extras=extras,
             pace=pace,
             seek_rating=mine,
+            preset=preset,
+            challenge=challenge,
         )
         for hook in _seek_hooks:
             hook(opened)
@@ -416,7 +465,8 @@ def computer_instead(*, user: User, game_id: int, level: str = Seat.Level.MEDIUM
 
 
 def rematch(*, game: Game, user: object) -> Game:
-    """A new game between the same players, in the same language; whoever did not move
+    """A new game between the same players, in the same language and under the same
+    rules (preset and challenge rule); whoever did not move
     first this time moves first. For a computer game it starts at once; otherwise it is
     an invitation to the other player. If either player already asked for a rematch of
     ``game``, that game is returned instead of a second one. ``user``: the player, or who
@@ -455,6 +505,8 @@ def _start_rematch(game: Game, user: User, seat: int) -> Game:
             public=game.is_public,
             extras=game.extras_allowed,
             pace=game.pace,
+            preset=game.rules_preset,
+            challenge=game.challenge_rule,
         )
     return start_game(
         creator=user,
@@ -468,6 +520,8 @@ def _start_rematch(game: Game, user: User, seat: int) -> Game:
         rated=game.rated,
         # A tournament game's days a move may be none of those offered: its rematch has them too.
         pace=game.pace,
+        preset=game.rules_preset,
+        challenge=game.challenge_rule,
     )
 
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 import engine
 from accounts.models import User
 from dictionaries.definitions import meanings
-from games import analysis, realtime
+from games import analysis, moderation, realtime
 from games.models import Game, GameAnalysis, Move, StudyItem
 
 
@@ -36,6 +36,7 @@ def played_moves(moves: list[Move]) -> list[analysis.PlayedMove]:
             score=m.score,
             bingo=m.bingo,
             words=tuple(w["word"] for w in m.words),
+            phony=bool(m.invalid_words),
         )
         for m in moves
     ]
@@ -46,7 +47,7 @@ def analyse(game: Game) -> tuple[list[analysis.Entry], list[analysis.Entry], flo
     started = time.perf_counter()
     entries = analysis.analyse_moves(
         played_moves(list(game.moves.order_by("number"))),
-        language=game.language,
+        language=game.tileset().language,
         layout_name=str(game.state.get("layout", "wwf")),
         lexicon=game.lexicon(),
     )
@@ -84,9 +85,14 @@ def store_analysis(game_id: int) -> bool:
                     if c["seat"] in users
                 ]
             )
+            reviewed = moderation.record_fair_play(game, entries)
             realtime.analysis_ready(game.pk)
     except IntegrityError:  # analysed meanwhile by a duplicate task
         return False
+    # Each player's fair-play figures with this game in them: a report for the
+    # moderators when they are above the thresholds (after the commit: the rows are in).
+    for row in reviewed:
+        moderation.review_fair_play(row.user, row.language)
     return True
 
 
@@ -153,3 +159,27 @@ def export_anki(items: QuerySet[StudyItem], meanings: dict[str, list[str]]) -> s
         back = f"{item.word} ({item.score})" + (f" — {meaning}" if meaning else "")
         lines.append(f"{front}\t{back}".replace("\n", " "))
     return "\n".join(lines) + "\n"
+
+
+def add_word(*, user: User, game: Game, number: int, word: str) -> StudyItem | None:
+    """Learner mode: put a word played in move ``number`` of ``game`` on ``user``'s study
+    list (once per word and language; the quiz asks it from its letters). None when that
+    move formed no such word."""
+    move = Move.objects.filter(game=game, number=number, kind=Move.Kind.PLAY).first()
+    played = {w["word"]: int(w["score"]) for w in move.words} if move is not None else {}
+    if word not in played:
+        return None
+    found = StudyItem.objects.filter(user=user, language=game.language, word=word).first()
+    if found is not None:
+        return found
+    # Not tied to the game: the unique (user, game, move) is the analysis's missed play.
+    return StudyItem.objects.create(
+        user=user,
+        language=game.language,
+        word=word,
+        kind=StudyItem.Kind.WORD,
+        rack="".join(sorted(word))[:16],
+        score=played[word],
+        game=None,
+        move_number=number,
+    )

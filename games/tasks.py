@@ -38,7 +38,7 @@ from django.utils import timezone
 from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
 
-from games import computer, outcomes, study
+from games import computer, hooks, outcomes, study
 from games.actions import SYSTEM, Abort, Computer
 from games.clocks import CLOCK_QUEUE
 from games.models import Game, GameError, GameMovedOn, Transition
@@ -274,9 +274,11 @@ def ensure_sweep() -> bool:
     (several chains started by several workers merge into one). Every sweep calls it,
     and so does every task worker when it starts and at each lease check
     (``games.worker``), so a sweep lost with its worker starts again. Returns whether it
-    enqueued one."""
+    enqueued one. The recurring tasks of the apps above games are made sure of here
+    too (``games.hooks.keep_chains``)."""
     from django_tasks_db.models import DBTaskResult
 
+    hooks.keep_chains()
     backend = sweep.get_backend()
     if not backend.supports_defer:
         return False

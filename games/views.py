@@ -28,8 +28,8 @@ import engine
 from dictionaries.definitions import meanings
 from dictionaries.models import language_name
 from games import archive as archives
-from games import live, rendering, services, study
-from games.actions import Accept, Action, BuyExtra, Decline, Pass, Resign
+from games import hooks, live, rendering, services, study
+from games.actions import Accept, AcceptPlay, Action, BuyExtra, Challenge, Decline, Pass, Resign
 from games.archive import Filters
 from games.forms import (
     MAX_TILES_LENGTH,
@@ -42,7 +42,7 @@ from games.forms import (
     QuizAnswerForm,
     TilesForm,
 )
-from games.gameview import chat_lines, load_game
+from games.gameview import MoveView, chat_lines, load_game
 from games.messages import error_message
 from games.models import Game, GameError, GameMovedOn, StudyItem
 from games.pov import Pov
@@ -217,6 +217,8 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 rated=bool(data.get("rated")),
                 extras=bool(data.get("extras")),
                 pace=data.get("pace_value"),
+                preset=data.get("preset") or "wwf",
+                challenge=data.get("challenge") or "void",
             )
         except GameError as exc:
             form.add_error(None, error_message(exc.code))
@@ -293,6 +295,28 @@ def pass_turn(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     if not form.is_valid():
         return refused(request, game, pov, form_errors(form))
     return act(request, game, pov, Pass(), form)
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def challenge(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
+    """Challenge the play before this turn (a challenge rule's; ``Game.act`` decides)."""
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return refused(request, game, pov, form_errors(form))
+    return act(request, game, pov, Challenge(), form)
+
+
+@require_POST
+@login_required
+@game_view(seated=True)
+def accept_play(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
+    """Accept the last play of the game without challenging it: the game ends."""
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return refused(request, game, pov, form_errors(form))
+    return act(request, game, pov, AcceptPlay(), form)
 
 
 @require_http_methods(["GET", "POST"])
@@ -416,6 +440,10 @@ def gcg(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
 @game_view()
 def replay(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
     context = rendering.replay_context(game, step_of(request))
+    move = context["current_move"]
+    # What apps above games offer on the viewer's own move of a finished game (a rack duel).
+    if context["is_over"] and isinstance(move, MoveView) and pov.seat is not None and move.seat == pov.seat:
+        context["step_links"] = hooks.replay_links(game, pov.seat, move.number)
     return render(request, "games/_replay.html" if request.htmx else "games/replay.html", context)
 
 
@@ -556,3 +584,18 @@ def archive_download(request: AuthedRequest, username: str, fmt: str) -> HttpRes
     response = StreamingHttpResponse(body, content_type=kind)
     response["Content-Disposition"] = f'attachment; filename="wordgame-{player.username}-games.{fmt}"'
     return response
+
+
+@require_POST
+@login_required
+@game_view()
+def study_word(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
+    """Learner mode: one tap puts a word of the move log on the viewer's study list."""
+    try:
+        number = int(request.POST.get("move", ""))
+    except ValueError:
+        number = 0
+    item = study.add_word(user=request.user, game=game, number=number, word=request.POST.get("word", "")[:32])
+    if item is None:
+        return HttpResponseBadRequest(error_message("bad_study_word"))
+    return render(request, "games/_study_added.html", {"item": item})

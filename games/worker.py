@@ -38,6 +38,8 @@ from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django_tasks.base import TaskResultStatus
 
+from accounts import metrics
+
 logger = logging.getLogger(__name__)
 
 #: The host part of a worker id (ids are at most 64 characters).
@@ -111,6 +113,7 @@ def recover_tasks(*, now: datetime | None = None) -> Recovery:
                     "task %s (%s) lost %s times: not tried again", row.pk, row.task_path, len(row.worker_ids)
                 )
                 done.failed.append(str(row.pk))
+                transaction.on_commit(metrics.task_runs.labels(row.task_path, TaskResultStatus.FAILED).inc)
             else:
                 row.status = TaskResultStatus.READY
                 row.started_at = None

@@ -5,8 +5,10 @@ from functools import cache
 from typing import Any
 
 from django import forms
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from notifications import emails, preferences
 from notifications.models import Channel, Kind
 
 
@@ -73,3 +75,33 @@ class NotificationSettingsForm(forms.Form):
             for kind in Kind.values
             for channel in Channel.values
         ]
+
+    def save(self, user: Any) -> None:
+        """Store the valid form's choices for ``user`` (the page and the API): a new
+        address is unverified until its link is followed, and the link is mailed now."""
+        email = self.cleaned_data["email"].strip()
+        with transaction.atomic():
+            for kind, channel, enabled in self.choices():
+                preferences.set_wanted(user=user, kind=kind, channel=channel, enabled=enabled)
+            changed = email != user.email
+            user.email = email
+            user.time_zone = self.cleaned_data["time_zone"]
+            user.quiet_hours_start = self.cleaned_data["quiet_hours_start"]
+            user.quiet_hours_end = self.cleaned_data["quiet_hours_end"]
+            user.save(update_fields=["email", "time_zone", "quiet_hours_start", "quiet_hours_end"])
+        if changed and email and email != user.verified_email:
+            emails.verification_email(user, address=email).send()
+
+
+def data_for(user: Any, wanted: dict[str, set[str]]) -> dict[str, Any]:
+    """The form's data as ``user``'s settings are now (what the API's PATCH starts from)."""
+    data: dict[str, Any] = {
+        "email": user.email,
+        "time_zone": user.time_zone,
+        "quiet_hours_start": "" if user.quiet_hours_start is None else str(user.quiet_hours_start),
+        "quiet_hours_end": "" if user.quiet_hours_end is None else str(user.quiet_hours_end),
+    }
+    for kind in Kind.values:
+        for channel in wanted.get(kind, set()):
+            data[NotificationSettingsForm.field_name(kind, channel)] = "on"
+    return data

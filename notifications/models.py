@@ -28,6 +28,8 @@ class Kind(models.TextChoices):
     DEADLINE_WARNING = "deadline_warning", _("Time running out")
     DIGEST = "digest", _("Daily summary of the games waiting for you")
     NOTICE = "notice", _("Moderators' decisions and your suggested words")
+    TOURNAMENT_ROUND = "tournament_round", _("Tournament rounds: your pairing")
+    DUEL = "duel", _("Rack duels")
 
 
 class Channel(models.TextChoices):

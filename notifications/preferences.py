@@ -21,6 +21,10 @@ DEFAULTS: dict[str, frozenset[str]] = {
     # One mail a day instead of one per move.
     Kind.DIGEST: frozenset({Channel.EMAIL}),
     Kind.NOTICE: frozenset({Channel.PUSH, Channel.EMAIL}),
+    # A new round's game (or bye) may wait days for a player who does not look: like an
+    # invitation, it is worth a mail.
+    Kind.TOURNAMENT_ROUND: frozenset({Channel.PUSH, Channel.EMAIL}),
+    Kind.DUEL: frozenset({Channel.PUSH}),
 }
 
 

@@ -4,8 +4,12 @@ from the settings, and the check every endpoint passes before the server POSTs t
 A subscription's endpoint is a URL a browser gave us, i.e. user input the server will
 call: it must be ``https`` and resolve only to public addresses (no loopback, private,
 link-local, multicast or reserved ones), checked when it is registered and again before
-each send. ``WEBPUSH_ALLOWED_ENDPOINTS`` lists URL prefixes let through regardless (the
-tests' local push service; empty in production).
+each send. At a send the name is resolved once, checked, and the connection made to that
+very address (:class:`PinnedAdapter`: the URL's host name stays the ``Host`` header, the
+TLS server name and the name the certificate must match), so a name that resolves to a
+public address for the check and to a private one a moment later (DNS rebinding) cannot
+lead the server's POST inside. ``WEBPUSH_ALLOWED_ENDPOINTS`` lists URL prefixes let
+through regardless (the tests' local push service; empty in production).
 """
 
 from __future__ import annotations
@@ -19,11 +23,14 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext
+from requests import PreparedRequest, Response
+from requests.adapters import HTTPAdapter
 
 from notifications.models import Notification, PushSubscription
 from notifications.texts import as_recipient, render
@@ -68,13 +75,24 @@ def _public(address: str) -> bool:
     return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_link_local or ip.is_loopback)
 
 
-def check_endpoint(url: str) -> str:
-    """``url`` if the server may POST to it, else ``BadEndpoint``."""
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a push goes: the endpoint's host name and the checked address the
+    connection is made to (None: a prefix of ``WEBPUSH_ALLOWED_ENDPOINTS``, not pinned)."""
+
+    url: str
+    hostname: str
+    address: str | None
+
+
+def resolve_endpoint(url: str) -> Target:
+    """Resolve ``url``'s host once and check every address it has; the :class:`Target`
+    to connect to, else ``BadEndpoint``."""
     if len(url) > PushSubscription._meta.get_field("endpoint").max_length:  # type: ignore[operator]
         raise BadEndpoint(gettext("This push address is too long."))
-    if any(url.startswith(prefix) for prefix in settings.WEBPUSH_ALLOWED_ENDPOINTS):
-        return url
     parts = urlsplit(url)
+    if any(url.startswith(prefix) for prefix in settings.WEBPUSH_ALLOWED_ENDPOINTS):
+        return Target(url=url, hostname=parts.hostname or "", address=None)
     if parts.scheme != "https" or not parts.hostname or parts.username or parts.password:
         raise BadEndpoint(gettext("A push address must be an https address."))
     try:
@@ -82,10 +100,57 @@ def check_endpoint(url: str) -> str:
         found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (OSError, ValueError, UnicodeError):
         raise BadEndpoint(gettext("This push address does not resolve.")) from None
-    addresses = {info[4][0] for info in found}
-    if not addresses or not all(_public(str(a)) for a in addresses):
+    addresses = [str(info[4][0]) for info in found]
+    if not addresses or not all(_public(a) for a in addresses):
         raise BadEndpoint(gettext("A push address must not lead to a private or local network."))
+    return Target(url=url, hostname=parts.hostname, address=addresses[0].split("%", 1)[0])
+
+
+def check_endpoint(url: str) -> str:
+    """``url`` if the server may POST to it, else ``BadEndpoint``."""
+    resolve_endpoint(url)
     return url
+
+
+class PinnedAdapter(HTTPAdapter):
+    """A ``requests`` transport that connects to one checked address for one host name:
+    the URL keeps the name (so the ``Host`` header, the TLS server name and the name the
+    certificate is checked against are the name's), the socket goes to ``address``. Any
+    other host (a redirect elsewhere) is refused, never resolved."""
+
+    def __init__(self, *, hostname: str, address: str) -> None:
+        self.hostname = hostname.lower()
+        self.address = address
+        super().__init__(max_retries=0)
+
+    def send(self, request: PreparedRequest, *args: Any, **kwargs: Any) -> Response:
+        parts = urlsplit(request.url or "")
+        if (parts.hostname or "").lower() != self.hostname:
+            raise requests.ConnectionError(f"push: {parts.hostname} is not the checked host")
+        request.headers["Host"] = parts.netloc
+        return super().send(request, *args, **kwargs)
+
+    def build_connection_pool_key_attributes(
+        self, request: PreparedRequest, verify: Any, cert: Any = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, verify, cert)
+        host_params["host"] = self.address
+        if host_params["scheme"] == "https":
+            pool_kwargs["server_hostname"] = self.hostname
+            pool_kwargs["assert_hostname"] = self.hostname
+        return host_params, pool_kwargs
+
+
+def session_for(target: Target) -> requests.Session:
+    """A session whose every connection goes to ``target``'s checked address (no proxy
+    from the environment either: a proxy would resolve the name again)."""
+    session = requests.Session()
+    if target.address is not None:
+        session.trust_env = False
+        adapter = PinnedAdapter(hostname=target.hostname, address=target.address)
+        session.mount("https://", adapter)
+        session.mount("http://", adapter)
+    return session
 
 
 def _key(value: Any, size: int) -> str:
@@ -134,8 +199,9 @@ def message_for(notification: Notification, now: datetime | None = None) -> Mess
     now = now or timezone.now()
     with as_recipient(notification.recipient):
         text = render(notification)
-    game = notification.params.get("game")
-    tag = f"game-{game}" if game else notification.kind
+    game, tournament = notification.params.get("game"), notification.params.get("tournament_id")
+    # One notification per game (five chat lines are one), per tournament for a bye, else per kind.
+    tag = f"game-{game}" if game else f"tournament-{tournament}" if tournament else notification.kind
     payload = json.dumps({"title": text.title, "body": text.body, "url": text.path or "/", "tag": tag})
     ttl = settings.WEBPUSH_TTL_SECONDS
     if deadline := notification.params.get("deadline"):
@@ -153,7 +219,8 @@ def send_to(subscription: PushSubscription, message: Message) -> None:
     push service answers 404 or 410; any other failure raises for the retry."""
     from pywebpush import WebPushException, webpush
 
-    check_endpoint(subscription.endpoint)
+    # Resolved and checked now, and the POST goes to the address checked (DNS rebinding).
+    target = resolve_endpoint(subscription.endpoint)
     try:
         webpush(
             subscription_info={
@@ -167,6 +234,7 @@ def send_to(subscription: PushSubscription, message: Message) -> None:
             headers={"Topic": message.topic, "Urgency": message.urgency},
             # pywebpush's own default is 10000 s; a stuck push service must not hold a worker.
             timeout=settings.WEBPUSH_TIMEOUT_SECONDS,
+            requests_session=session_for(target),
         )
     except WebPushException as exc:
         status = getattr(exc.response, "status_code", None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -44,6 +45,33 @@ def notify(
 
     enqueue_dispatch(ids)
     notifications_changed(*recipients)
+    return ids
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One recipient's notification, for :func:`notify_each`."""
+
+    recipient_id: int
+    kind: str
+    params: dict[str, Any]
+    path: str = ""
+
+
+def notify_each(notes: Iterable[Note]) -> list[int]:
+    """Record notifications that differ per recipient (a tournament round: each player's
+    own opponent and game) in one INSERT, and enqueue one delivery task for all of them;
+    inside the transaction of the change, like :func:`notify`. Returns their ids."""
+    rows = Notification.objects.bulk_create(
+        [Notification(recipient_id=n.recipient_id, kind=n.kind, params=n.params, path=n.path) for n in notes]
+    )
+    if not rows:
+        return []
+    ids = [row.pk for row in rows]
+    from notifications.tasks import enqueue_dispatch  # tasks import this module
+
+    enqueue_dispatch(ids)
+    notifications_changed(*sorted({row.recipient_id for row in rows}))
     return ids
 
 

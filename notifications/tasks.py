@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
+from accounts import metrics
 from notifications import hooks, preferences, presence, push, quiet
 from notifications.emails import notification_email
 from notifications.models import Channel, Delivery, Notification
@@ -116,12 +117,14 @@ def _attempt(delivery: Delivery) -> None:
         delivery.status = Delivery.Status.FAILED
         delivery.last_error = "no subscribed device left"
         delivery.save(update_fields=["attempts", "last_error", "status"])
+        metrics.notification_deliveries.labels(delivery.channel, "failed").inc()
         return
     except Exception as exc:  # noqa: BLE001 - any failure of a channel is retried, never raised
         delivery.last_error = f"{type(exc).__name__}: {exc}"[:2000]
         retry = delivery.attempts < settings.NOTIFICATION_ATTEMPTS
         delivery.status = Delivery.Status.PENDING if retry else Delivery.Status.FAILED
         delivery.save(update_fields=["attempts", "last_error", "status"])
+        metrics.notification_deliveries.labels(delivery.channel, "retry" if retry else "failed").inc()
         logger.warning(
             "notification %s on %s failed (attempt %s): %s",
             delivery.notification_id,
@@ -137,4 +140,5 @@ def _attempt(delivery: Delivery) -> None:
     delivery.sent_at = timezone.now()
     delivery.last_error = ""
     delivery.save(update_fields=["attempts", "last_error", "status", "sent_at"])
+    metrics.notification_deliveries.labels(delivery.channel, "sent").inc()
     hooks.delivered(delivery)

@@ -61,6 +61,30 @@ SENTENCES: dict[tuple[str, str], tuple[Promise, Promise]] = {
             "runs until %(deadline)s. It will not be extended again."
         ),
     ),
+    (Kind.TOURNAMENT_ROUND, "first"): (
+        _("Round %(round)s of %(tournament)s: you play %(who)s"),
+        _("You move first in game #%(game)s. Your turn runs until %(deadline)s."),
+    ),
+    (Kind.TOURNAMENT_ROUND, "second"): (
+        _("Round %(round)s of %(tournament)s: you play %(who)s"),
+        _("%(who)s moves first in game #%(game)s. You will be told when it is your turn."),
+    ),
+    (Kind.TOURNAMENT_ROUND, "bye"): (
+        _("Round %(round)s of %(tournament)s: a bye for you"),
+        _("You have no game in this round."),
+    ),
+    (Kind.TOURNAMENT_ROUND, "withdrawn"): (
+        _("You were withdrawn from %(tournament)s"),
+        _("You had not checked in when the first round was paired."),
+    ),
+    (Kind.DUEL, "challenged"): (
+        _("%(who)s challenges you to a rack duel"),
+        _("Play the best move you can find with %(who)s's rack from one of their games."),
+    ),
+    (Kind.DUEL, "answered"): (
+        _("%(who)s played your rack duel"),
+        _("%(who)s scored %(theirs)s, you %(mine)s; the best play was worth %(best)s."),
+    ),
     (Kind.DEADLINE_WARNING, ""): (
         _("Time is running out in your game against %(who)s"),
         _(

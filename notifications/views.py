@@ -12,7 +12,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -80,7 +79,7 @@ def notification_settings(request: AuthedRequest) -> HttpResponse:
         request.POST if request.method == "POST" else None, initial=initial, wanted=wanted
     )
     if request.method == "POST" and form.is_valid():
-        save_settings(user, form)
+        form.save(user)
         messages.success(request, gettext("Your notification settings are saved."))
         return redirect("notifications:settings")
     return render(
@@ -93,21 +92,6 @@ def notification_settings(request: AuthedRequest) -> HttpResponse:
             "vapid_public_key": settings.VAPID_PUBLIC_KEY if push.enabled() else "",
         },
     )
-
-
-def save_settings(user: Any, form: NotificationSettingsForm) -> None:
-    email = form.cleaned_data["email"].strip()
-    with transaction.atomic():
-        for kind, channel, enabled in form.choices():
-            preferences.set_wanted(user=user, kind=kind, channel=channel, enabled=enabled)
-        changed = email != user.email
-        user.email = email
-        user.time_zone = form.cleaned_data["time_zone"]
-        user.quiet_hours_start = form.cleaned_data["quiet_hours_start"]
-        user.quiet_hours_end = form.cleaned_data["quiet_hours_end"]
-        user.save(update_fields=["email", "time_zone", "quiet_hours_start", "quiet_hours_end"])
-    if changed and email and email != user.verified_email:
-        emails.verification_email(user, address=email).send()
 
 
 @require_POST

@@ -122,6 +122,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         "prize_bands",
         "auto_rounds",
         "round_hours",
+        "no_forfeit_without_warning",
         "adjudication",
         "schedule",
     )

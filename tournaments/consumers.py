@@ -21,8 +21,7 @@ class TournamentConsumer(ViewerConsumer):
         if not await Tournament.objects.filter(pk=self.tournament_id).aexists():
             await self.close()
             return
-        self.group = realtime.tournament_group(self.tournament_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(realtime.tournament_group(self.tournament_id))
         await self.accept()
         await self.push()
 

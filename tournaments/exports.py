@@ -36,6 +36,7 @@ from typing import IO, Any
 from django.utils.translation import gettext, gettext_lazy
 
 from engine.gcg import GameRecord, export_gcg
+from games.records import game_record
 from tournaments import services
 from tournaments.models import Pairing
 from tournaments.standings import (
@@ -63,6 +64,8 @@ class ExportPlayer:
     active: bool
     # Whether ``name`` is a real "Last, First" (else the username stands in for it).
     real_name: bool = True
+    # A bot's account (the JSON says so beside the username; the names stay plain).
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +93,9 @@ class ExportData:
     outcomes: tuple[Outcome, ...]
     games: tuple[ExportGame, ...] = ()
     standings: tuple[Standing, ...] = field(default=())
+    # The rules the games were played by (``engine.preset``) and the challenge rule.
+    rules_preset: str = "wwf"
+    challenge_rule: str = "void"
 
     def ranked(self) -> list[Standing]:
         if self.standings:
@@ -323,11 +329,40 @@ def tsh_lines(data: ExportData) -> Iterator[str]:
         yield ";".join(fields)
 
 
+RULES_NOTES = {
+    "wwf": "Wordgame's own board and tiles, 35 for a bingo, going out takes the other rack's value, "
+    "three scoreless turns end the game",
+    "classic": "the classic board and tiles, 50 for a bingo, going out scores twice the other rack, "
+    "six scoreless turns in a row end the game",
+}
+CHALLENGE_NOTES = {
+    "void": "no challenges: every word checked when it is played",
+    "single": "single challenge: a phony challenged is taken back, a valid play challenged costs nothing",
+    "double": "double challenge: a phony challenged is taken back, the challenger of a valid play loses the turn",
+    "five": "five-point challenge: a phony challenged is taken back, a valid play challenged earns its player 5",
+}
+
+
+def rules_note(data: ExportData) -> str:
+    """The rules the tournament's games were played by, in one line (a ``#`` comment in
+    ``config.tsh``, the bundle's ``notes.txt``): the preset and the challenge rule."""
+    preset = RULES_NOTES.get(data.rules_preset, data.rules_preset)
+    challenge = CHALLENGE_NOTES.get(data.challenge_rule, data.challenge_rule)
+    return f"rules {data.rules_preset} ({preset}); challenge {data.challenge_rule} ({challenge})"
+
+
+def notes_text(data: ExportData) -> str:
+    """The bundle's ``notes.txt``: what the files alone do not say (the rules)."""
+    return f"{data.name}\nRules: {rules_note(data)}\n"
+
+
 def tsh_config(data: ExportData) -> str:
-    """A ``config.tsh`` that opens the bundle's ``a.t`` in TSH as division A."""
+    """A ``config.tsh`` that opens the bundle's ``a.t`` in TSH as division A (the rules,
+    which TSH has no setting for, in a comment)."""
     return "\n".join(
         [
             f"# {data.name}",
+            f"# {rules_note(data)}",
             "division a a.t",
             f"config max_rounds = {data.rounds}",
             "config track_firsts = 1",
@@ -345,7 +380,7 @@ def event_tsh_config(name: str, divisions: list[tuple[str, ExportData]]) -> str:
     rounds = max((data.rounds for _code, data in divisions), default=0)
     lines = [f"# {name}"]
     for code, data in divisions:
-        lines.append(f"# {code.upper()}: {data.name}")
+        lines.append(f"# {code.upper()}: {data.name}; {rules_note(data)}")
         lines.append(f"division {code} {code}.t")
     lines += [f"config max_rounds = {rounds}", "config track_firsts = 1", ""]
     return "\n".join(lines)
@@ -407,12 +442,15 @@ def json_document(data: ExportData) -> dict[str, Any]:
             "status": data.status,
             "bye_spread": data.rules.bye_spread,
             "forfeit_spread": data.rules.forfeit_spread,
+            "rules_preset": data.rules_preset,
+            "challenge_rule": data.challenge_rule,
         },
         "players": [
             {
                 "number": p.number,
                 "name": p.name,
                 "username": p.username,
+                "bot": p.bot,
                 "member_number": p.member_number or None,
                 "rating": p.rating,
                 "active": p.active,
@@ -507,6 +545,7 @@ def _bundle_into(archive: zipfile.ZipFile, data: ExportData, prefix: str = "") -
     for game in sorted(data.games, key=lambda g: (g.round, g.table)):
         _add(archive, prefix + "games/" + gcg_name(game), export_gcg(game.record))
     _add(archive, prefix + "warnings.txt", "".join(f"{w}\n" for w in report.warnings))
+    _add(archive, prefix + "notes.txt", notes_text(data))
 
 
 @dataclass(frozen=True)
@@ -588,6 +627,7 @@ def collect(tournament: Any, *, with_games: bool = True) -> ExportData:
             rating=info[r.pk].rating,
             active=r.is_active,
             real_name=r.has_real_name,
+            bot=r.user.is_bot,
         )
         for r in sorted(registrations, key=lambda r: r.number or 0)
     )
@@ -602,12 +642,7 @@ def collect(tournament: Any, *, with_games: bool = True) -> ExportData:
     for p in rows:
         game = p.game
         assert game is not None
-        record = GameRecord(
-            language=game.language,
-            players=tuple(s.display_name for s in game.seat_list()),
-            moves=tuple(m.record_obj() for m in game.moves.all()),
-            layout=game.state.get("layout", "wwf"),
-        )
+        record = game_record(game)
         games.append(ExportGame(p.round.number, p.table, record))
     return ExportData(
         name=tournament.name,
@@ -623,6 +658,8 @@ def collect(tournament: Any, *, with_games: bool = True) -> ExportData:
         players=players,
         outcomes=tuple(services.outcomes(tournament)),
         games=tuple(games),
+        rules_preset=tournament.rules_preset,
+        challenge_rule=tournament.challenge_rule,
     )
 
 

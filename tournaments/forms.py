@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from dictionaries.models import language_name
+from games.models import Game
 from tournaments.models import Pairing, RatingBody, Tournament
 
 REASON_MAX = 300
@@ -61,6 +62,14 @@ class TournamentForm(forms.Form):
     adjudication = forms.ChoiceField(
         label=_("Unfinished games at the time limit"), choices=Tournament.Adjudication.choices, required=False
     )
+    no_forfeit_without_warning = forms.BooleanField(
+        label=_("No forfeit without a warning"),
+        required=False,
+        help_text=_(
+            "A turn that runs out before any warning reached the player (a push, an e-mail, or a "
+            "look at the game) gets one more day instead of a loss. It may hold up a round."
+        ),
+    )
     dictionary_version = forms.IntegerField(
         label=_("Dictionary version"),
         min_value=0,
@@ -92,6 +101,22 @@ class TournamentForm(forms.Form):
     )
     prize_places = forms.IntegerField(
         label=_("Prize places"), min_value=1, max_value=50, initial=1, required=False
+    )
+    rules_preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=Game.Preset.choices,
+        initial=Game.Preset.WWF,
+        required=False,
+        help_text=_(
+            "Classic rules: the classic board and tiles, 50 points for using all seven tiles, going out "
+            "scores twice the other rack, six scoreless turns in a row end the game (not for Spanish)."
+        ),
+    )
+    challenge_rule = forms.ChoiceField(
+        label=_("Challenges"),
+        choices=Game.ChallengeRule.choices,
+        initial=Game.ChallengeRule.VOID,
+        required=False,
     )
 
     def clean_prize_bands(self) -> list[int]:

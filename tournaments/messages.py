@@ -65,6 +65,7 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "bad_real_name": _('Write the real name as "Last, First".'),
     "bad_adjudication": _("Choose how unfinished games are scored when a round's time is up."),
     "bad_round_hours": _("A round lasts at least one hour."),
+    "bad_rules": _("Choose the rules and a challenge rule this game language can be played with."),
     "bad_prize_bands": _("Write rating caps as whole numbers separated by commas."),
     "preflight_failed": _("The files would be wrong: %(problems)s"),
 }

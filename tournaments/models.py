@@ -21,6 +21,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import bot_label
+from games.models import Game
 from tournaments import pairing
 
 
@@ -94,6 +96,10 @@ class Tournament(models.Model):
     # unfinished games are adjudicated by ``adjudication``.
     auto_rounds = models.BooleanField(_("next round by itself"), default=False)
     round_hours = models.PositiveSmallIntegerField(_("hours per round"), null=True, blank=True)
+    # The games' "no forfeit without a warning" (games.rules._extendable): a turn that
+    # lapses before any warning reached the player moves on once by a day. Off unless
+    # the organiser turns it on, since it may stall a round.
+    no_forfeit_without_warning = models.BooleanField(_("no forfeit without a warning"), default=False)
     adjudication = models.CharField(
         _("unfinished games at the time limit"),
         max_length=8,
@@ -105,6 +111,14 @@ class Tournament(models.Model):
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION, db_index=True
     )
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    # The rules every game of the tournament is dealt with (``games.models.Game``'s
+    # preset and challenge rule; ``engine.preset``), named in its exports.
+    rules_preset = models.CharField(
+        _("rules"), max_length=10, choices=Game.Preset.choices, default=Game.Preset.WWF
+    )
+    challenge_rule = models.CharField(
+        _("challenge rule"), max_length=8, choices=Game.ChallengeRule.choices, default=Game.ChallengeRule.VOID
+    )
     # A round robin's rounds regenerated after a late entry: [[round, [[first, second
     # or None], ...]], ...] by player number; empty: the circle method's schedule.
     schedule = models.JSONField(_("regenerated rounds"), default=list, blank=True)
@@ -207,6 +221,11 @@ class Registration(models.Model):
     @property
     def name(self) -> str:
         return self.real_name or player_name(self.user)
+
+    @property
+    def shown_name(self) -> str:
+        """The name on the site's pages: a bot's says it is one (never in the files)."""
+        return bot_label(self.name) if getattr(self.user, "is_bot", False) else self.name
 
     @property
     def has_real_name(self) -> bool:

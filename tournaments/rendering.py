@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from dictionaries.models import language_name
+from games import rendering as games_rendering
 from games.models import Game
 from tournaments import services
 from tournaments.exports import points_text
@@ -134,7 +135,7 @@ def _standing_rows(tournament: Tournament, registrations: list[Registration]) ->
             {
                 "rank": s.rank,
                 "number": s.player,
-                "name": reg.name if reg else str(s.player),
+                "name": reg.shown_name if reg else str(s.player),
                 "withdrawn": reg is not None and not reg.is_active,
                 "wins": points_text(s.half_points),
                 "losses": s.losses,
@@ -162,7 +163,7 @@ def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
             {"number": p.round.number, "started": p.round.status == Round.Status.STARTED, "tables": []},
         )
         outcome = outcomes[(p.round.number, p.table)]
-        first, second = p.first.name, p.second.name if p.second is not None else ""
+        first, second = p.first.shown_name, p.second.shown_name if p.second is not None else ""
         game = p.game
         live = None
         if game is not None and game.status == Game.Status.ACTIVE:
@@ -274,6 +275,7 @@ def tournament_context(
     context: dict[str, Any] = {
         "tournament": tournament,
         "language_name": language_name(tournament.language),
+        "rules_label": games_rendering.rules_label(tournament.rules_preset, tournament.challenge_rule),
         "is_organiser": tournament.run_by(viewer),
         "registration": mine,
         "registration_open": services.registration_open(tournament),

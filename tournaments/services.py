@@ -31,8 +31,11 @@ from django.utils.translation import gettext
 import engine
 from dictionaries.lexicons import current_version
 from games.hooks import GameNote
-from games.models import Game, Transition
+from games.models import Game, GameError, Transition, rules_for
+from games.notify import game_path, player_name
 from games.services import start_paired_game
+from notifications.models import Kind as NoteKind
+from notifications.services import Note, notify_each
 from tournaments import pairing, realtime
 from tournaments.models import (
     Pairing,
@@ -142,10 +145,15 @@ def create_tournament(
     round_hours: int | None = None,
     adjudication: str = "standing",
     prize_bands: Sequence[int] = (),
+    no_forfeit_without_warning: bool = False,
+    rules_preset: str = "wwf",
+    challenge_rule: str = "void",
 ) -> Tournament:
     """A new tournament in registration, organised by ``organiser`` (who needs the
     organisers' permission to add tournaments). ``dictionary_version`` None: the version
-    current when the tournament starts."""
+    current when the tournament starts. ``rules_preset`` and ``challenge_rule``: the
+    rules its games are played by (``engine.preset``; refused with ``bad_rules`` when
+    the language has no tiles for them)."""
     if not organiser.has_perm("tournaments.add_tournament"):
         raise TournamentError("not_allowed_to_create")
     if language not in engine.LANGUAGES:
@@ -165,6 +173,11 @@ def create_tournament(
         raise TournamentError("bad_adjudication")
     if round_hours is not None and round_hours < 1:
         raise TournamentError("bad_round_hours")
+    rules_preset, challenge_rule = rules_preset or "wwf", challenge_rule or "void"
+    try:
+        rules_for(rules_preset, language, challenge_rule)
+    except GameError:
+        raise TournamentError("bad_rules") from None
     prize_places = 1 if prize_places is None else prize_places
     if prize_places < 1:
         raise TournamentError("bad_prize_places")
@@ -191,7 +204,10 @@ def create_tournament(
             round_hours=round_hours,
             adjudication=adjudication,
             prize_bands=sorted({int(c) for c in prize_bands}, reverse=True),
+            no_forfeit_without_warning=no_forfeit_without_warning,
             created_by=organiser,
+            rules_preset=rules_preset,
+            challenge_rule=challenge_rule,
         )
         _log(tournament, Kind.CREATED, actor=organiser, data=settings_data(tournament))
     return tournament
@@ -217,7 +233,10 @@ def settings_data(tournament: Tournament) -> dict[str, Any]:
         "auto_rounds": tournament.auto_rounds,
         "round_hours": tournament.round_hours,
         "adjudication": tournament.adjudication,
+        "rules_preset": tournament.rules_preset,
+        "challenge_rule": tournament.challenge_rule,
         "prize_bands": tournament.prize_bands,
+        "no_forfeit_without_warning": tournament.no_forfeit_without_warning,
     }
 
 
@@ -379,12 +398,14 @@ def check_in(*, tournament: Tournament, registration: Registration, by: Any) -> 
 def _withdraw_absent(tournament: Tournament) -> None:
     """At the first pairing of a tournament with check-in, withdraw every player who did
     not check in (the site acts: no actor); each event names the player so their page
-    tells them why (the push/mail message waits for the notification centre)."""
+    tells them why, and each of them gets a message (the notification path, in this
+    transaction)."""
     if tournament.checkin_opens_at is None:
         return
     absent = tournament.registrations.filter(
         status=Registration.Status.ACTIVE, checked_in_at__isnull=True
     ).select_related("user")
+    notes = []
     for registration in absent:
         registration.status = Registration.Status.WITHDRAWN
         registration.save(update_fields=["status"])
@@ -394,6 +415,44 @@ def _withdraw_absent(tournament: Tournament) -> None:
             actor=None,
             data={"registration": registration.pk, "name": registration.name, "not_checked_in": True},
         )
+        notes.append(_note(tournament, registration, variant="withdrawn"))
+    notify_each(n for n in notes if n is not None)
+
+
+def _title(tournament: Tournament) -> str:
+    """The tournament's name as its players know it (a division's with its event's)."""
+    if tournament.event_id is not None and tournament.event is not None:
+        return f"{tournament.event.name} – {tournament.name}"
+    return tournament.name
+
+
+def _note(
+    tournament: Tournament,
+    registration: Registration,
+    *,
+    variant: str,
+    game: Game | None = None,
+    opponent: Registration | None = None,
+) -> Note | None:
+    """A player's message about their pairing (``variant``: "first" or "second" to move
+    in ``game`` against ``opponent``, "bye", or "withdrawn" for not checking in); None
+    for a bot, whom nothing reaches. Plain values only: the text is rendered later, in
+    the recipient's language and time zone (``notifications.texts``)."""
+    if getattr(registration.user, "is_bot", False):
+        return None
+    params: dict[str, Any] = {
+        "tournament": _title(tournament),
+        "tournament_id": tournament.pk,
+        "round": tournament.current_round,
+        "variant": variant,
+    }
+    path = reverse("tournaments:detail", args=[tournament.pk])
+    if game is not None and opponent is not None:
+        params.update(game=game.pk, who=player_name(opponent.user))
+        if variant == "first" and game.turn_deadline is not None:
+            params["deadline"] = game.turn_deadline.isoformat()
+        path = game_path(game)
+    return Note(recipient_id=registration.user_id, kind=NoteKind.TOURNAMENT_ROUND, params=params, path=path)
 
 
 def withdraw_player(*, tournament: Tournament, registration: Registration, by: Any, reason: str = "") -> None:
@@ -971,6 +1030,7 @@ def _start_current(locked: Tournament, by: Any, *, seed: int | None = None) -> R
     if round_ is None or round_.status != Round.Status.PAIRED:
         raise TournamentError("no_paired_round")
     tables, games = [], []
+    notes: list[Note | None] = []
     for p in round_.pairings.select_related("first__user", "second__user").order_by("table"):
         players = [r for r in (p.first, p.second) if r is not None and r.is_active]
         if not players:
@@ -979,20 +1039,29 @@ def _start_current(locked: Tournament, by: Any, *, seed: int | None = None) -> R
         if len(players) == 1:
             p.first, p.second = players[0], None
             p.save(update_fields=["first", "second"])
+            notes.append(_note(locked, p.first, variant="bye"))
         else:
+            assert p.second is not None
             p.game = start_paired_game(
                 first=p.first.user,
-                second=p.second.user,  # type: ignore[union-attr]
+                second=p.second.user,
                 language=locked.language,
                 inactivity_days=locked.days_per_move,
                 dictionary_version=locked.dictionary_version,
                 rated=locked.rated,
+                preset=locked.rules_preset,
+                challenge=locked.challenge_rule,
                 seed=None
                 if seed is None
                 else random.Random(f"{seed}:{round_.number}:{p.table}").getrandbits(63),
+                warn_before_timeout=locked.no_forfeit_without_warning,
+                # Each player hears of the pairing below, the first mover's "your turn" with it.
+                told=True,
             )
             p.save(update_fields=["game"])
             games.append([p.table, p.game.pk])
+            notes.append(_note(locked, p.first, variant="first", game=p.game, opponent=p.second))
+            notes.append(_note(locked, p.second, variant="second", game=p.game, opponent=p.first))
         assert p.first.number is not None
         tables.append([p.table, p.first.number, p.second.number if p.second is not None else None])
     round_.status = Round.Status.STARTED
@@ -1005,6 +1074,8 @@ def _start_current(locked: Tournament, by: Any, *, seed: int | None = None) -> R
         data["deadline"] = round_.deadline.isoformat()
         schedule_round_close(locked.pk, round_.number, round_.deadline)
     _log(locked, Kind.ROUND_STARTED, actor=by, data=data)
+    # Every paired player hears of their game or bye: one INSERT and one task for the round.
+    notify_each(n for n in notes if n is not None)
     _finish_if_done(locked, actor=by)
     realtime.tournament_changed(locked.pk)
     return round_

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from engine.actions import computer_action
 from engine.analysis import LEVELS, Level, computer_move
+from games.actions import AcceptPlay, Action
 from games.models import Game, rng_for
 from tournaments import services
 from tournaments.models import Tournament
@@ -54,10 +55,16 @@ def play_out(game: Game, levels: Mapping[int, Level]) -> int:
         seat = state.turn
         user = game.seat_user(seat)
         level: Level = levels.get(user.pk, "medium")
-        choice = computer_move(
-            state, seat, game.lexicon(), level, rng_for(game.seed, "computer", state.moves_played)
-        )
-        game.act(user, computer_action(choice), version=game.version, action_id=f"simulated:{game.version}")
+        action: Action
+        if state.pending is not None and state.pending.final:
+            # A challenge rule's last play (the generator's plays are valid): accepted.
+            action = AcceptPlay()
+        else:
+            choice = computer_move(
+                state, seat, game.lexicon(), level, rng_for(game.seed, "computer", state.moves_played)
+            )
+            action = computer_action(choice)
+        game.act(user, action, version=game.version, action_id=f"simulated:{game.version}")
         moves += 1
     return moves
 

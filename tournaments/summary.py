@@ -90,7 +90,7 @@ def summary(tournament: Tournament) -> dict[str, Any]:
         )
     }
     move = (
-        Move.objects.filter(game_id__in=list(rounds), kind=Move.Kind.PLAY)
+        Move.objects.filter(game_id__in=list(rounds), kind=Move.Kind.PLAY, withdrawn=False)
         .select_related("user")
         .order_by("-score", "game_id", "number")
         .first()

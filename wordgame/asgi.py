@@ -22,7 +22,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from wordgame.embedded_worker import StartsEmbeddedWorker  # noqa: E402
-from wordgame.middleware import OriginValidator, WebSocketAccessLog, deferred_events  # noqa: E402
+from wordgame.middleware import (  # noqa: E402
+    EndsStartedResponses,
+    OriginValidator,
+    WebSocketAccessLog,
+    deferred_events,
+)
 from wordgame.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -64,7 +69,7 @@ settle_garbage_collector(settings.GC_THRESHOLDS)
 application = StartsEmbeddedWorker(
     ProtocolTypeRouter(
         {
-            "http": django_asgi_app,
+            "http": EndsStartedResponses(django_asgi_app),
             "websocket": OriginValidator(
                 AuthMiddlewareStack(WebSocketAccessLog(URLRouter(websocket_urlpatterns)))
             ),

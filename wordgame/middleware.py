@@ -23,7 +23,11 @@ from django.http.request import split_domain_port, validate_host
 from django.utils.decorators import sync_and_async_middleware
 from django.utils.functional import empty
 
+from accounts import metrics
+from wordgame.metrics import observe_request
+
 access_logger = logging.getLogger("wordgame.access")
+logger = logging.getLogger(__name__)
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -79,6 +83,7 @@ def access_log(get_response: Any) -> Any:
             started = time.perf_counter()
             response = await get_response(request)
             log_event(**_request_fields(request, response, started))
+            observe_request(request.method, request.path, time.perf_counter() - started)
             return response
 
         return async_middleware
@@ -87,6 +92,7 @@ def access_log(get_response: Any) -> Any:
         started = time.perf_counter()
         response = get_response(request)
         log_event(**_request_fields(request, response, started))
+        observe_request(request.method, request.path, time.perf_counter() - started)
         return response
 
     return middleware
@@ -97,10 +103,18 @@ def _client(scope: Scope) -> str:
     return str(client[0]) if client else ""
 
 
+def socket_route(path: str) -> str:
+    """The route a WebSocket's path belongs to, for the open sockets' gauge: ``games`` for
+    ``/ws/games/12/`` (a few values, never an id)."""
+    parts = path.split("/")
+    return parts[2] if len(parts) > 3 and parts[1] == "ws" else "other"
+
+
 class WebSocketAccessLog:
     """ASGI middleware for WebSockets, inside the session middleware (it names the user): a
     line when the connection is accepted (or refused by the consumer) and one when it ends,
-    with who closed it, the close code and how long it lasted."""
+    with who closed it, the close code and how long it lasted. It also keeps the count of
+    this worker's open sockets (``accounts.metrics.open_sockets``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -119,6 +133,7 @@ class WebSocketAccessLog:
                 return
             state["closed"] = True
             if state["accepted"]:
+                metrics.open_sockets.labels(socket_route(base["path"])).dec()
                 seconds = round(time.monotonic() - started, 1)
                 log_event(event="ws_disconnect", by=by, code=code, seconds=seconds, user=user_id(), **base)
             else:
@@ -127,6 +142,9 @@ class WebSocketAccessLog:
         async def logging_send(message: Message) -> None:
             if message["type"] == "websocket.accept":
                 state["accepted"] = True
+                # Labelled once accepted: only routed paths get that far (a few routes,
+                # no label a client could invent).
+                metrics.open_sockets.labels(socket_route(base["path"])).inc()
                 log_event(event="ws_connect", user=user_id(), **base)
             elif message["type"] == "websocket.close":
                 ended("server", message.get("code", 1000))
@@ -246,3 +264,43 @@ def one_thread(get_response: Any) -> Any:
         return response
 
     return middleware
+
+
+class EndsStartedResponses:
+    """ASGI middleware for HTTP: an application that fails after its response started
+    (a stream whose channel-layer subscription was lost, a download cut short) has the
+    response ended here, its error logged, instead of the exception reaching Daphne.
+
+    Daphne answers an application's exception with a 500 page; once the response has
+    started that raises inside its once-a-second ``application_checker``, which then never
+    runs again: from that moment no WebSocket whose consumer ended had its close frame
+    sent (the clients were left open and silent), and no disconnected application was
+    reaped. A failure before the response starts is Daphne's to answer, as before."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = {"started": False, "ended": False}
+
+        async def tracking_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                state["ended"] = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception:
+            if not state["started"]:
+                raise
+            logger.exception("response to %s %s cut short", scope.get("method"), scope.get("path"))
+            if not state["ended"]:
+                try:
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                except Exception:  # the client has gone too
+                    logger.debug("could not end the response", exc_info=True)

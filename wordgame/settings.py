@@ -8,10 +8,12 @@ With no environment variables set this is a development site: DEBUG on, SQLite i
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import django_stubs_ext
@@ -69,7 +71,7 @@ def database_from_url(url: str) -> dict[str, object]:
                 f"DB_POOL_MIN_SIZE ({pool_min}) must be between 0 and DB_POOL_MAX_SIZE ({pool_max}), "
                 "and DB_POOL_MAX_SIZE at least 1"
             )
-        return {
+        database: dict[str, Any] = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
             "USER": unquote(parts.username or ""),
@@ -94,11 +96,26 @@ def database_from_url(url: str) -> dict[str, object]:
             # on first use.
             "CONN_HEALTH_CHECKS": True,
         }
+        if env_bool("DATABASE_PGBOUNCER", False):
+            behind_pgbouncer(database)
+        return database
     if parts.scheme == "sqlite":
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": unquote(parts.path) or ":memory:"}
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {parts.scheme!r} is not supported (use postgres:// or sqlite://)"
     )
+
+
+def behind_pgbouncer(database: dict[str, Any]) -> None:
+    """What changes in ``database`` behind PgBouncer in transaction mode (``DATABASE_PGBOUNCER=1``,
+    ``deploy/pgbouncer/``): each transaction may run on another server connection, so
+    nothing may outlive a transaction on the server. psycopg prepares a statement run
+    five times on one connection (``prepare_threshold``), and Debian 12's PgBouncer 1.18
+    cannot carry prepared statements: never prepare (Django passes None unless OPTIONS
+    say otherwise; set here so that nobody does). Django's ``.iterator()`` opens a
+    server-side cursor (a named cursor, held across fetches): fetch everything at once."""
+    database["OPTIONS"]["prepare_threshold"] = None
+    database["DISABLE_SERVER_SIDE_CURSORS"] = True
 
 
 def redis_layer_host(url: str) -> dict[str, object]:
@@ -160,6 +177,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "tournaments",
+    "puzzles",
     "api",
     # After games: games' `manage.py db_worker` (the framework's worker, recovering the
     # tasks of killed workers) overrides this app's command of the same name.
@@ -287,6 +305,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_HANDLER = "accounts.login_failures.LoginFailuresHandler"
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 AXES_RESET_ON_SUCCESS = True
+# Quiet: no banner at start, and its logger only for errors (LOGGING below); every log-in
+# attempt is one JSON line of accounts.logins instead of axes's five.
+AXES_VERBOSE = False
 AXES_LOCKOUT_CALLABLE = "accounts.throttling.locked_out"
 # The address Daphne reports (behind nginx, the client's, with --proxy-headers); the
 # sign-up rate limit uses the same.
@@ -565,6 +586,22 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Metrics for operators (/metrics, wordgame/metrics.py, Prometheus's text format): who may
+# read them. A bearer token (Prometheus's `authorization` credentials), client addresses or
+# networks (as Daphne reports them: behind nginx, the address nginx saw), staff users
+# signed in. None of them configured: staff only. The figures of every worker of a machine
+# are added up when PROMETHEUS_MULTIPROC_DIR names a folder they share (deploy/).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_ALLOWED_IPS = [a.strip() for a in os.environ.get("METRICS_ALLOWED_IPS", "").split(",") if a.strip()]
+for _network in METRICS_ALLOWED_IPS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"METRICS_ALLOWED_IPS must list addresses or networks (10.0.0.0/8), got {_network!r}"
+        ) from None
+METRICS_STAFF = env_bool("METRICS_STAFF", True)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -579,5 +616,10 @@ LOGGING = {
         # Daphne's runserver logs each request through its own handler already.
         "django.channels.server": {"propagate": False},
         "wordgame.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+        # One JSON line per log-in attempt (accounts/logins.py).
+        "accounts.logins": {"handlers": ["access"], "level": "INFO", "propagate": False},
+        # django-axes writes several lines per log-in (cleaned, reset, deleted, each
+        # failure): errors only.
+        "axes": {"level": "ERROR"},
     },
 }

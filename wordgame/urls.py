@@ -11,11 +11,13 @@ from api import oauth
 from api.v1 import api as api_v1
 from games import howto
 from games.urls import archive_patterns
-from wordgame import views
+from wordgame import metrics, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    # Prometheus's figures, to operators only (METRICS_TOKEN, METRICS_ALLOWED_IPS, staff).
+    path("metrics", metrics.metrics_view, name="metrics"),
     path("accounts/tokens/", include("api.urls")),
     path("", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
@@ -24,6 +26,7 @@ urlpatterns = [
     path("leaderboard/", accounts_views.leaderboard, name="leaderboard"),
     path("how-to-play/", howto.how_to_play, name="how-to-play"),
     path("games/", include("games.urls")),
+    path("puzzles/", include("puzzles.urls")),
     path("words/", include("dictionaries.urls")),
     # Django's switcher, wrapped so that a signed-in player's choice is stored on them.
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),

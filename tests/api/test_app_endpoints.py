@@ -69,10 +69,10 @@ def test_invitations_sent_received_and_answered(api_as: Api, ana: Any, ben: Any)
 
 def test_friends_add_accept_list_remove(api_as: Api, ana: Any, ben: Any) -> None:
     a, b = api_as(ana), api_as(ben)
-    assert a.put("/friends/BEN").json() == {"username": "ben", "status": "requested"}
-    assert b.get("/friends").json() == [{"username": "ana", "status": "asked"}]
-    assert b.put("/friends/ana").json() == {"username": "ana", "status": "friends"}
-    assert a.get("/friends").json() == [{"username": "ben", "status": "friends"}]
+    assert a.put("/friends/BEN").json() == {"username": "ben", "bot": False, "status": "requested"}
+    assert b.get("/friends").json() == [{"username": "ana", "bot": False, "status": "asked"}]
+    assert b.put("/friends/ana").json() == {"username": "ana", "bot": False, "status": "friends"}
+    assert a.get("/friends").json() == [{"username": "ben", "bot": False, "status": "friends"}]
     assert a.put("/friends/ana").json()["error"] == "self"
     assert a.put("/friends/nobody").status_code == 404
     assert a.delete("/friends/ben").status_code == 204
@@ -149,6 +149,8 @@ PAGE_ACTIONS: dict[str, str] = {
     "games:exchange": "POST /api/v1/games/{game_id}/exchange",
     "games:pass": "POST /api/v1/games/{game_id}/pass",
     "games:resign": "POST /api/v1/games/{game_id}/resign",
+    "games:challenge": "POST /api/v1/games/{game_id}/challenge",
+    "games:accept-play": "POST /api/v1/games/{game_id}/accept-play",
     "games:accept": "POST /api/v1/games/{game_id}/accept",
     "games:decline": "POST /api/v1/games/{game_id}/decline",
     "games:rematch": "POST /api/v1/games/{game_id}/rematch",
@@ -171,6 +173,7 @@ PAGE_ACTIONS: dict[str, str] = {
     "api:app-revoke": "none: taking an app's access back is done on the page, like a token",
     "home": "none: the home page",
     "healthz": "none: the health check",
+    "metrics": "none: Prometheus's figures, for operators",
     "how-to-play": "none: the rules, a page",
     "set_language": "none: the interface language of the pages (the API follows Accept-Language)",
     "signup": "none: signing up is on the site",
@@ -211,11 +214,24 @@ PAGE_ACTIONS: dict[str, str] = {
     "notifications:push-remove": "POST /api/v1/notifications/push/revoke",
     "notifications:unsubscribe": "none: the one-click link of a mail, signed, used without signing in",
     "notifications:verify-email": "none: the signed link of the verification mail",
-    "notifications:resend-verification": "none: mails the verification link again (a page only so far)",
-    "notifications:settings": "none: the choices per kind and channel, quiet hours and time zone are a page only so far",
+    "notifications:resend-verification": "POST /api/v1/notifications/settings/verify-email",
+    "notifications:settings": "PATCH /api/v1/notifications/settings",
     "notifications:service-worker": "none: the browser's service worker script",
     "notifications:manifest": "none: the installable app's manifest",
     "notifications:offline": "none: the page the service worker shows offline",
+    "puzzles:index": "GET /api/v1/puzzles/daily/{language}",
+    "puzzles:daily": "GET /api/v1/puzzles/daily/{language}",
+    "puzzles:calendar": "GET /api/v1/puzzles/{language}/days",
+    "puzzles:day": "GET /api/v1/puzzles/{language}/{day}",
+    "puzzles:preview": "POST /api/v1/puzzles/{language}/{day}/preview",
+    "puzzles:submit": "POST /api/v1/puzzles/{language}/{day}",
+    "puzzles:solo": "GET /api/v1/puzzles/solo/{language}",
+    "puzzles:solo-start": "POST /api/v1/puzzles/solo/{language}",
+    "games:study-word": "POST /api/v1/games/{game_id}/study-word",
+    "puzzles:duel-new": "POST /api/v1/puzzles/duels",
+    "puzzles:duel": "GET /api/v1/puzzles/duels/{duel_id}",
+    "puzzles:duel-preview": "POST /api/v1/puzzles/duels/{duel_id}/preview",
+    "puzzles:duel-answer": "POST /api/v1/puzzles/duels/{duel_id}",
 }
 
 #: Whole namespaces left out: the admin (staff), Django's sign-in pages, the word pages
@@ -289,6 +305,14 @@ def test_new_endpoints_documented_with_an_example() -> None:
         "ProfileOut",
         "ArchiveOut",
         "StudyItemOut",
+        "NotificationSettingsOut",
+        "NotificationSettingsIn",
+        "PuzzleOut",
+        "PuzzleAnswerIn",
+        "SoloChallengeOut",
+        "SoloStartIn",
+        "DuelIn",
+        "DuelOut",
     ):
         assert schemas[name].get("examples"), name
 

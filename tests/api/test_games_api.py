@@ -74,6 +74,10 @@ def test_play_goes_through_the_game_and_answers_the_new_position(
         "exchanged": 0,
         "rack_before": None,  # private while the game is on
         "rack_after": None,
+        "note": None,  # a line of the log that is not a move has one (kind "extend")
+        "withdrawn": False,
+        "challenged": None,
+        "invalid_words": [],
     }
     assert len(game["rack"]) == 7
     action = GameAction.objects.get(game=game_ana_ben, version=version + 1)

@@ -119,3 +119,102 @@ def test_an_app_registers_and_revokes_its_push_subscription(
         == 1
     )
     assert not PushSubscription.objects.exists()
+
+
+def patch(client: Any, path: str, body: Any) -> Any:
+    import json
+
+    return client.client.patch(
+        "/api/v1" + path, data=json.dumps(body), content_type="application/json", headers=client.headers
+    )
+
+
+def test_notification_settings_read_and_changed_as_on_the_page(
+    api_as: Callable[..., Any], ana: Any, settings: Any
+) -> None:
+    from django.core import mail
+
+    from notifications import preferences
+    from notifications.models import Channel, PushSubscription
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    PushSubscription.objects.create(
+        user=ana, endpoint="https://push.example.org/ana-phone", p256dh="k", auth="a", user_agent="phone"
+    )
+    client = api_as(ana)
+    got = client.get("/notifications/settings").json()
+    assert got["channels"]["deadline_warning"] == {"push": True, "email": True}  # the defaults
+    assert got["channels"]["tournament_round"] == {"push": True, "email": True}
+    assert got["digest"] is True
+    assert got["quiet_hours"] is None
+    assert [d["user_agent"] for d in got["devices"]] == ["phone"]
+    assert got["email_verified"] is False
+
+    mail.outbox.clear()
+    changed = patch(
+        client,
+        "/notifications/settings",
+        {
+            "time_zone": "Europe/Stockholm",
+            "quiet_hours": {"start": 22, "end": 7},
+            "digest": False,
+            "channels": {"chat": {"push": False}, "your_turn": {"email": True}},
+            "email": "ana.new@example.org",
+        },
+    )
+    assert changed.status_code == 200, changed.json()
+    body = changed.json()
+    assert (body["time_zone"], body["quiet_hours"], body["digest"]) == (
+        "Europe/Stockholm",
+        {"start": 22, "end": 7},
+        False,
+    )
+    assert body["channels"]["chat"] == {"push": False, "email": False}
+    assert body["channels"]["your_turn"] == {"push": True, "email": True}
+    ana.refresh_from_db()
+    assert (ana.time_zone, ana.quiet_hours_start, ana.quiet_hours_end) == ("Europe/Stockholm", 22, 7)
+    wanted = preferences.wanted(ana)
+    assert Channel.PUSH not in wanted[Kind.CHAT]
+    assert Channel.EMAIL not in wanted[Kind.DIGEST]
+    # The new address is unverified; its confirmation link went to it.
+    assert (body["email"], body["email_verified"]) == ("ana.new@example.org", False)
+    assert [m.to for m in mail.outbox] == [["ana.new@example.org"]]
+    assert client.post("/notifications/settings/verify-email").json() == {"sent": True}
+
+    # Only what is sent changes; quiet hours null turns them off.
+    off = patch(client, "/notifications/settings", {"quiet_hours": None}).json()
+    assert off["quiet_hours"] is None
+    assert off["time_zone"] == "Europe/Stockholm"
+    assert off["channels"]["chat"]["push"] is False
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"time_zone": "Mars/Olympus"}, "time_zone"),
+        ({"channels": {"no_such_kind": {"push": True}}}, "channels.no_such_kind.push"),
+        ({"channels": {"chat": {"pigeon": True}}}, "channels.chat.pigeon"),
+        ({"email": "not an address"}, "email"),
+        ({"quiet_hours": {"start": 25, "end": 7}}, None),
+        ({"colour": "blue"}, None),
+    ],
+)
+def test_bad_notification_settings_are_refused_and_change_nothing(
+    api_as: Callable[..., Any], ana: Any, body: dict[str, Any], field: str | None
+) -> None:
+    client = api_as(ana)
+    before = client.get("/notifications/settings").json()
+    answer = patch(client, "/notifications/settings", {**body, "digest": False})
+    assert answer.status_code == 400
+    error = answer.json()
+    assert error["error"] == "bad_request"
+    assert error["message"]
+    if field is not None:
+        assert field in [d["field"] for d in error["details"]]
+    assert client.get("/notifications/settings").json() == before
+
+
+def test_notification_settings_need_a_token(api_as: Callable[..., Any]) -> None:
+    anonymous = api_as(None)
+    assert anonymous.get("/notifications/settings").status_code == 401
+    assert patch(anonymous, "/notifications/settings", {"digest": False}).status_code == 401

@@ -24,6 +24,37 @@ def test_an_api_action_resolves_who_the_player_is_once(api_as: Any, ana: Any, be
 
 
 @pytest.mark.django_db
+def test_a_repeated_api_action_resolves_once_and_answers_as_its_player(
+    api_as: Any, ana: Any, ben: Any
+) -> None:
+    """The same ``action_id`` sent again is answered with the game as its player sees it
+    (her own rack), the point of view resolved once, by ``Game.act``."""
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    cat = {"tiles": [[7, 7, "C"], [7, 8, "A"], [7, 9, "T"]], "version": game.version, "action_id": "x"}
+    first = api_as(ana).post(f"/games/{game.pk}/play", cat).json()
+    before = pov.made()
+    again = api_as(ana).post(f"/games/{game.pk}/play", cat)
+    assert again.status_code == 200, again.content
+    assert pov.made() - before == 1
+    assert again.json()["version"] == first["version"]
+    assert again.json()["rack"] == first["rack"] != ""
+
+
+@pytest.mark.django_db
+def test_an_extra_outside_its_period_is_refused_and_costs_nothing(api_as: Any, ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    grant_coins(user=ben, amount=30, reason="test")
+    refused = api_as(ben).post(
+        f"/games/{game.pk}/extras/tile-bag", {"version": game.version, "action_id": "t"}
+    )
+    assert refused.status_code == 409
+    assert refused.json()["error"] == "extra_not_now"
+    game.refresh_from_db()
+    assert ben.coin_entries.count() == 1
+    assert not game.purchases.exists()
+
+
+@pytest.mark.django_db
 def test_a_play_sent_before_the_opponents_purchase_is_applied(api_as: Any, ana: Any, ben: Any) -> None:
     """Buying an aid changes what its buyer sees, never the board: ana's play, sent with
     the version she read before ben bought hindsight, goes through."""

@@ -139,3 +139,37 @@ def test_postgresql_goes_through_a_bounded_pool():
     )
     assert bad.returncode != 0
     assert "DB_POOL_MIN_SIZE (9) must be between 0 and DB_POOL_MAX_SIZE (7)" in bad.stderr
+
+
+@pytest.mark.pure
+def test_behind_pgbouncer_no_prepared_statements_nor_server_side_cursors():
+    code = (
+        "import wordgame.settings as s; d = s.DATABASES['default']; "
+        "print(d.get('DISABLE_SERVER_SIDE_CURSORS', False), 'prepare_threshold' in d['OPTIONS'], "
+        "d['OPTIONS'].get('prepare_threshold', 'unset'))"
+    )
+    env = {**os.environ, "DATABASE_URL": "postgres://postgres@127.0.0.1:6432/wordgame"}
+    env.pop("DATABASE_PGBOUNCER", None)
+    direct = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert direct.stdout.split() == ["False", "False", "unset"], direct.stderr
+    behind = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**env, "DATABASE_PGBOUNCER": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert behind.stdout.split() == ["True", "True", "None"], behind.stderr
+    bad = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**env, "DATABASE_PGBOUNCER": "maybe"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode != 0
+    assert "DATABASE_PGBOUNCER must be a boolean" in bad.stderr

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.test import Client
 
 import engine
-from games import live
+from games import live, realtime
 from games.models import Game
 from tests.games.helpers import CAT_AT_CENTRE, make_game
 from wordgame.asgi import application
@@ -201,6 +201,30 @@ async def test_delta_at_the_end_brings_the_banner_and_the_last_line(ana: Any, be
     finally:
         for communicator in sockets.values():
             await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_the_analysis_being_ready_redraws_nothing_on_the_game_page(ana: Any, ben: Any) -> None:
+    """The game page shows nothing of the analysis: its 'ready' sends the game page's
+    socket nothing (a snapshot re-drew the game-over links under a player's click)."""
+    game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "SJQXZKV"))
+    await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
+    await sync_to_async(game.resign)(ben, version=game.version)
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", ana)
+    assert connected
+    try:
+        await communicator.receive_from(timeout=3)  # the snapshot on connect
+        await sync_to_async(realtime_analysis_ready)(game.pk)
+        assert await communicator.receive_nothing(timeout=0.5)
+    finally:
+        await communicator.disconnect()
+
+
+def realtime_analysis_ready(game_id: int) -> None:
+    with transaction.atomic():
+        realtime.analysis_ready(game_id)
 
 
 @pytest.mark.asyncio

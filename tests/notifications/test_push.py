@@ -285,3 +285,103 @@ def get_settings() -> Any:
     from django.conf import settings
 
     return settings
+
+
+# ----- DNS rebinding: the address checked is the address connected to ------------------
+
+PUBLIC = "93.184.216.34"
+
+
+@pytest.fixture
+def dns(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """Names of ``*.rebind.test`` answered from this table, one answer per lookup (the
+    last one repeats): a name may resolve to a public address first, to 127.0.0.1 next."""
+    table: dict[str, list[str]] = {}
+    real = push.socket.getaddrinfo
+
+    def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(host, str) and host in table:
+            answers = table[host]
+            address = answers.pop(0) if len(answers) > 1 else answers[0]
+            return [(push.socket.AF_INET, push.socket.SOCK_STREAM, 6, "", (address, port))]
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(push.socket, "getaddrinfo", getaddrinfo)
+    return table
+
+
+def a_subscription(user: Any, endpoint: str) -> PushSubscription:
+    device = Device.new().subscription(endpoint)
+    return PushSubscription.objects.create(
+        user=user, endpoint=endpoint, p256dh=device["keys"]["p256dh"], auth=device["keys"]["auth"]
+    )
+
+
+def test_a_name_that_now_resolves_to_loopback_is_refused_at_send_time(
+    ben: Any, push_service: PushService, dns: dict[str, list[str]]
+) -> None:
+    """Accepted when it resolved to a public address; by the send it leads to 127.0.0.1
+    (where a service listens): refused, nothing POSTed, the allowed prefixes notwithstanding
+    (they name the test's own service by address, not this name)."""
+    dns["push.rebind.test"] = [PUBLIC]
+    subscription = push.subscribe(
+        user=ben, endpoint="https://push.rebind.test/sub/1", **Device.new().subscription("x")["keys"]
+    )
+    dns["push.rebind.test"] = ["127.0.0.1"]
+    message = push.Message(payload="{}", ttl=60, topic="t", urgency="normal")
+    with pytest.raises(push.BadEndpoint):
+        push.send_to(subscription, message)
+    assert push_service.received == []
+
+
+def test_the_post_goes_to_the_address_that_was_checked(
+    ben: Any, push_service: PushService, dns: dict[str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name resolves to a public address for the check and to 127.0.0.1 for any
+    lookup after it: the connection is made to the checked address, the name is not
+    looked up again."""
+    import requests
+    import urllib3.util.connection
+
+    dns["push.rebind.test"] = [PUBLIC, "127.0.0.1"]
+    subscription = a_subscription(ben, "https://push.rebind.test/sub/2")
+    connected: list[tuple[str, int]] = []
+
+    def create_connection(address: tuple[str, int], *args: Any, **kwargs: Any) -> Any:
+        connected.append(address)
+        raise ConnectionRefusedError("no network in the tests")
+
+    monkeypatch.setattr(urllib3.util.connection, "create_connection", create_connection)
+    message = push.Message(payload="{}", ttl=60, topic="t", urgency="normal")
+    with pytest.raises(requests.ConnectionError):
+        push.send_to(subscription, message)
+    assert connected == [(PUBLIC, 443)]
+    assert dns["push.rebind.test"] == ["127.0.0.1"]  # looked up once, for the check
+    assert push_service.received == []
+
+
+def test_the_pinned_connection_keeps_the_name_for_host_and_tls(push_service: PushService) -> None:
+    port = int(push_service.url.rsplit(":", 1)[1])
+    target = push.Target(url="", hostname="push.example.test", address="127.0.0.1")
+    session = push.session_for(target)
+    # The socket goes to the pinned address; the request names the host it was given.
+    answer = session.post(f"http://push.example.test:{port}/sub/3", data=b"x", timeout=5)
+    assert answer.status_code == 201
+    (received,) = push_service.received
+    assert received.headers["host"] == f"push.example.test:{port}"
+    # Over TLS the server name and the certificate's name are the host's, not the address's.
+    import requests
+
+    request = requests.Request("POST", "https://push.example.test/sub/3").prepare()
+    adapter = session.get_adapter("https://push.example.test/")
+    assert isinstance(adapter, push.PinnedAdapter)
+    host, pool = adapter.build_connection_pool_key_attributes(request, True)
+    assert (host["host"], pool["server_hostname"], pool["assert_hostname"]) == (
+        "127.0.0.1",
+        "push.example.test",
+        "push.example.test",
+    )
+    # Any other host (a redirect elsewhere) is refused without a lookup.
+    with pytest.raises(requests.ConnectionError):
+        session.post(f"http://elsewhere.test:{port}/", timeout=5)
+    assert len(push_service.received) == 1
