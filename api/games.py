@@ -184,6 +184,8 @@ class SeekOut(Schema):
     computer_offered: bool = Field(
         description="Your live request waited long enough to play the computer instead."
     )
+    rules: str = Field(description='The rules preset the game will be played by: "wwf" or "classic".')
+    challenge: str = Field(description="The challenge rule: void, single, double or five.")
 
 
 @router.get("/seeks", response={200: list[SeekOut], **REFUSALS}, throttle=LOOKUP, summary="Open requests")
@@ -208,6 +210,8 @@ def seeks_list(request: HttpRequest) -> Any:
             "mine": i.is_mine,
             "can_accept": i.can_accept,
             "computer_offered": i.computer_offered,
+            "rules": i.rules_preset,
+            "challenge": i.challenge_rule,
         }
         for i in seeks.items_for(user, timezone.now())
     ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar, overload
 
@@ -587,7 +587,11 @@ def seeks_context(user: User, *, oob: bool = False) -> Context:
 
     from games.seeks import items_for
 
-    return {"seeks": items_for(user, timezone.now()), "ws_url": "/ws/lobby/?seeks=1", "oob": oob}
+    items = [
+        replace(i, rules=rules_label(i.rules_preset, i.challenge_rule))
+        for i in items_for(user, timezone.now())
+    ]
+    return {"seeks": items, "ws_url": "/ws/lobby/?seeks=1", "oob": oob}
 
 
 def seeks_fragment(user: User) -> str:

@@ -96,6 +96,12 @@ class SeekItem:
     is_mine: bool
     can_accept: bool
     computer_offered: bool
+    # The rules the game will be played by (``Game.rules_preset``, ``Game.challenge_rule``),
+    # and their label for players ("" for this game's own rules without challenges),
+    # filled in by ``rendering.seeks_context``.
+    rules_preset: str = Game.Preset.WWF
+    challenge_rule: str = Game.ChallengeRule.VOID
+    rules: str = ""
 
 
 def items_for(user: User, now: datetime) -> list[SeekItem]:
@@ -131,6 +137,8 @@ def items_for(user: User, now: datetime) -> list[SeekItem]:
                 computer_offered=mine
                 and seek.is_live
                 and waited >= timedelta(seconds=settings.SEEK_COMPUTER_AFTER_SECONDS),
+                rules_preset=seek.rules_preset,
+                challenge_rule=seek.challenge_rule,
             )
         )
     return items

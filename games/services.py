@@ -414,6 +414,8 @@ def match_waiting(*, game_id: int) -> Game | None:
                     status=Game.Status.OPEN, language=seek.language, mode=Game.Mode.RANDOM, rated=seek.rated
                 )
                 .filter(**same_pace)
+                # The same rules too, as joining asks.
+                .filter(rules_preset=seek.rules_preset, challenge_rule=seek.challenge_rule)
                 .exclude(pk=seek.pk),
             )
             .select_related("created_by")
@@ -439,7 +441,7 @@ def match_waiting(*, game_id: int) -> Game | None:
 
 def computer_instead(*, user: User, game_id: int, level: str = Seat.Level.MEDIUM) -> Game:
     """A live request that has waited ``SEEK_COMPUTER_AFTER_SECONDS`` is withdrawn and its
-    player plays the computer at the same pace instead. Raises ``GameError``
+    player plays the computer at the same pace and rules instead. Raises ``GameError``
     (``seek_gone``, ``not_invited``: not theirs, ``not_due``: too early or not live)."""
     with transaction.atomic():
         seek = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.OPEN).first()
@@ -459,6 +461,8 @@ def computer_instead(*, user: User, game_id: int, level: str = Seat.Level.MEDIUM
             public=seek.is_public,
             extras=seek.extras_allowed,
             pace=seek.pace,
+            preset=seek.rules_preset,
+            challenge=seek.challenge_rule,
         )
         realtime.seeks_changed()
     return game
