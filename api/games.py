@@ -170,6 +170,7 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
 class SeekOut(Schema):
     id: int = Field(description="The request's game id (status open).")
     player: str
+    bot: bool = Field(description="Whether the request's player is a bot.")
     language: str
     pace: str = Field(description='The pace, as a new game takes it: "3d" or "10+5".')
     pace_label: str
@@ -198,6 +199,7 @@ def seeks_list(request: HttpRequest) -> Any:
         {
             "id": i.id,
             "player": i.player,
+            "bot": i.player_bot,
             "language": i.language,
             "pace": i.pace_code,
             "pace_label": i.pace_label,

@@ -99,6 +99,7 @@ class SeekItem:
     # The rules the game will be played by (``Game.rules_preset``, ``Game.challenge_rule``),
     # and their label for players ("" for this game's own rules without challenges),
     # filled in by ``rendering.seeks_context``.
+    player_bot: bool = False  # the request's player is a bot (its name says so too)
     rules_preset: str = Game.Preset.WWF
     challenge_rule: str = Game.ChallengeRule.VOID
     rules: str = ""
@@ -137,6 +138,7 @@ def items_for(user: User, now: datetime) -> list[SeekItem]:
                 computer_offered=mine
                 and seek.is_live
                 and waited >= timedelta(seconds=settings.SEEK_COMPUTER_AFTER_SECONDS),
+                player_bot=seek.created_by.is_bot,
                 rules_preset=seek.rules_preset,
                 challenge_rule=seek.challenge_rule,
             )

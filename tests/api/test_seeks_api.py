@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from accounts.models import Block
 from games import services
 from games.models import Game
@@ -27,6 +29,16 @@ def test_the_api_lists_and_takes_up_open_requests(ana: Any, ben: Any, cleo: Any,
     assert taken.json()["status"] == "active"
     assert taken.json()["pace"]["code"] == "10+2"
     assert api_as(ben).post(f"/games/seeks/{request.pk}/accept").json()["error"] == "seek_gone"
+
+
+def test_the_api_says_a_request_is_a_bots(ana: Any, ben: Any, api_as: Any) -> None:
+    get_user_model().objects.filter(pk=ana.pk).update(is_bot=True)
+    ana.refresh_from_db()
+    request = services.start_game(creator=ana, mode=Game.Mode.RANDOM, language="en", pace=Pace.parse("10+2"))
+    listed = api_as(ben).get("/games/seeks").json()
+    assert [(s["id"], s["bot"], s["rules"], s["challenge"]) for s in listed] == [
+        (request.pk, True, "wwf", "void")
+    ]
 
 
 def test_the_api_offers_the_computer_to_a_waiting_live_seeker(ana: Any, api_as: Any) -> None:
