@@ -172,8 +172,9 @@ def turn_deadline(game_id: int, version: int) -> bool:
 def clock_flag(game_id: int, version: int) -> bool:
     """The flag of a live game at ``version``: the player to move loses on time, recorded
     at the moment their clock ran out, whenever this runs (``Game.timeout`` through
-    ``Game.act`` as the system, the row locked). Run twice, late, or after a move that
-    beat the flag, it changes nothing."""
+    ``Game.act`` as the system, the row locked); in the challenge window of the game's
+    last play the flag accepts that play instead (``engine.moves.timeout``). Run twice,
+    late, or after a move that beat the flag, it changes nothing."""
     game = _game_at(game_id, version)
     return game is not None and game.is_live and game.timeout(version=version) is not None
 
