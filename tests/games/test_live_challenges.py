@@ -59,6 +59,7 @@ def test_a_challenge_runs_the_challengers_clock_without_an_increment(ana: Any, b
     assert challenge.kind == "challenge"
     assert challenge.invalid_words == "CAD"
     # Ben's twenty seconds charged, no increment for a challenge; his clock runs again.
+    assert game.clock_ms is not None
     assert 280_000 - 1_000 <= game.clock_ms[1] <= 280_000
     assert Move.objects.get(pk=challenge.pk).clock_ms == game.clock_ms
     assert game.turn_seat == 1
