@@ -97,12 +97,15 @@ class GameConsumer(ViewerConsumer):
         if self.counted:
             live.shared_pushes.player_joined(self.game_id, -1)
             self.counted = False
-        if self.present is not None:
-            await live.stop(self.present)
-            self.present = None
-            if await self.is_live_now():
-                await realtime.apresence_changed(self.game_id, self.pov.user_id)
-        await super().disconnect(code)
+        try:
+            if self.present is not None:
+                await live.stop(self.present)
+                self.present = None
+                if await self.is_live_now():
+                    await realtime.apresence_changed(self.game_id, self.pov.user_id)
+        finally:
+            # The groups are left whatever happened above (LiveSocket: on every way out).
+            await super().disconnect(code)
 
     async def presence_changed(self, event: Event) -> None:
         """A player of this live game opened or closed its page: show them away or back
