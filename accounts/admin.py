@@ -435,11 +435,20 @@ class BlockAdmin(admin.ModelAdmin[Block]):
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin[Rating]):
-    list_display = ("user", "language", "rating", "deviation", "games", "last_played_at")
-    list_filter = ("language",)
+    list_display = ("user", "language", "speed", "rating", "deviation", "games", "last_played_at")
+    list_filter = ("language", "speed")
     search_fields = ("user__username",)
     list_select_related = ("user",)
-    readonly_fields = ("user", "language", "rating", "deviation", "volatility", "games", "last_played_at")
+    readonly_fields = (
+        "user",
+        "language",
+        "speed",
+        "rating",
+        "deviation",
+        "volatility",
+        "games",
+        "last_played_at",
+    )
 
 
 @admin.register(RatingChange)

@@ -19,13 +19,13 @@ from asgiref.sync import async_to_sync
 
 T = TypeVar("T")
 _server_loop: asyncio.AbstractEventLoop | None = None
-_thread: threading.Thread | None = None
+_threads: frozenset[threading.Thread] = frozenset()
 
 
-def attach(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
-    """The server's loop, and the embedded worker's thread whose sends run on it."""
-    global _server_loop, _thread
-    _server_loop, _thread = loop, thread
+def attach(loop: asyncio.AbstractEventLoop, *threads: threading.Thread) -> None:
+    """The server's loop, and the embedded workers' threads whose sends run on it."""
+    global _server_loop, _threads
+    _server_loop, _threads = loop, frozenset(threads)
 
 
 def run_coroutine(make: Callable[[], Awaitable[T]]) -> T:
@@ -36,6 +36,6 @@ def run_coroutine(make: Callable[[], Awaitable[T]]) -> T:
         return await make()
 
     loop = _server_loop
-    if loop is not None and threading.current_thread() is _thread and loop.is_running():
+    if loop is not None and threading.current_thread() in _threads and loop.is_running():
         return asyncio.run_coroutine_threadsafe(run(), loop).result(timeout=10)
     return async_to_sync(run)()

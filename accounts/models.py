@@ -330,11 +330,19 @@ class Report(models.Model):
         return f"#{self.pk} {self.reported} ({self.reason})"
 
 
+#: The speeds a rating is kept for (a game's pace, ``games.pace``): live and
+#: correspondence games are rated apart.
+CORRESPONDENCE, LIVE = "correspondence", "live"
+RATING_SPEEDS = [(CORRESPONDENCE, _("Correspondence")), (LIVE, _("Live"))]
+
+
 class Rating(models.Model):
-    """A player's Glicko-2 rating in one game language (see ``accounts.glicko2``)."""
+    """A player's Glicko-2 rating in one game language at one speed (live or
+    correspondence; see ``accounts.glicko2``)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     language = models.CharField(_("game language"), max_length=8)
+    speed = models.CharField(_("speed"), max_length=16, choices=RATING_SPEEDS, default=CORRESPONDENCE)
     rating = models.FloatField(_("rating"), default=glicko2.DEFAULT_RATING)
     deviation = models.FloatField(_("rating deviation"), default=glicko2.DEFAULT_DEVIATION)
     volatility = models.FloatField(_("volatility"), default=glicko2.DEFAULT_VOLATILITY)
@@ -346,10 +354,12 @@ class Rating(models.Model):
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
-        constraints = [models.UniqueConstraint(fields=["user", "language"], name="accounts_rating_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "language", "speed"], name="accounts_rating_unique_speed")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.language} {self.rating:.0f}"
+        return f"{self.user_id} {self.language} {self.speed} {self.rating:.0f}"
 
     def as_glicko(self) -> glicko2.Rating:
         return glicko2.Rating(self.rating, self.deviation, self.volatility)
@@ -360,6 +370,7 @@ class RatingChange(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     language = models.CharField(_("game language"), max_length=8)
+    speed = models.CharField(_("speed"), max_length=16, choices=RATING_SPEEDS, default=CORRESPONDENCE)
     opponent = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import glicko2, hooks, realtime, reasons
 from accounts.models import (
+    CORRESPONDENCE,
     Block,
     CoinEntry,
     Friendship,
@@ -481,9 +482,10 @@ def apply_rated_result(
     score: float,
     reference: str,
     at: datetime | None = None,
+    speed: str = CORRESPONDENCE,
 ) -> tuple[RatingChange, RatingChange]:
     """Rate one game: ``player`` scored ``score`` (1 win, 0.5 draw, 0 loss) against
-    ``opponent`` in ``language``. Both ratings are updated from their values before the
+    ``opponent`` in ``language`` at ``speed`` (live and correspondence are rated apart). Both ratings are updated from their values before the
     game (Glicko-2, one game a rating period, the deviation first widened for the time
     since each player's last rated game) and a history row is written for each.
 
@@ -498,11 +500,11 @@ def apply_rated_result(
     at = at or timezone.now()
     with transaction.atomic():
         for user in (player, opponent):
-            Rating.objects.get_or_create(user=user, language=language)
+            Rating.objects.get_or_create(user=user, language=language, speed=speed)
         rows = {
             r.user_id: r
             for r in Rating.objects.select_for_update()
-            .filter(language=language, user__in=[player.pk, opponent.pk])
+            .filter(language=language, speed=speed, user__in=[player.pk, opponent.pk])
             .order_by("user_id")
         }
         done = {c.user_id: c for c in RatingChange.objects.filter(reference=reference)}
@@ -518,6 +520,7 @@ def apply_rated_result(
                 RatingChange(
                     user=user,
                     language=language,
+                    speed=speed,
                     opponent=other,
                     score=result,
                     rating_before=row.rating,
@@ -543,11 +546,13 @@ def _aged(row: Rating, at: datetime, period: timedelta) -> glicko2.Rating:
     return glicko2.age(row.as_glicko(), (at - row.last_played_at) / period)
 
 
-def leaderboard(language: str, *, now: datetime | None = None, limit: int = 50) -> QuerySet[Rating]:
-    """The top rated players of ``language`` with a rated game in the last 30 days."""
+def leaderboard(
+    language: str, *, speed: str = CORRESPONDENCE, now: datetime | None = None, limit: int = 50
+) -> QuerySet[Rating]:
+    """The top rated players of ``language`` at ``speed`` with a rated game in the last 30 days."""
     since = (now or timezone.now()) - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
     return (
-        Rating.objects.filter(language=language, last_played_at__gte=since, user__is_active=True)
+        Rating.objects.filter(language=language, speed=speed, last_played_at__gte=since, user__is_active=True)
         .select_related("user")
         .order_by("-rating", "deviation", "user__username")[:limit]
     )
@@ -755,16 +760,18 @@ def export_data(user: User) -> dict[str, Any]:
         "ratings": [
             {
                 "language": r.language,
+                "speed": r.speed,
                 "rating": round(r.rating, 2),
                 "deviation": round(r.deviation, 2),
                 "volatility": r.volatility,
                 "games": r.games,
             }
-            for r in Rating.objects.filter(user=user).order_by("language")
+            for r in Rating.objects.filter(user=user).order_by("language", "speed")
         ],
         "rating_history": [
             {
                 "language": c.language,
+                "speed": c.speed,
                 "opponent": str(c.opponent) if c.opponent else None,
                 "score": c.score,
                 "rating_before": round(c.rating_before, 2),

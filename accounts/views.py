@@ -34,7 +34,7 @@ from accounts.forms import (
     game_language_choices,
 )
 from accounts.middleware import supported
-from accounts.models import Block, Friendship, Rating, RatingChange, User
+from accounts.models import CORRESPONDENCE, RATING_SPEEDS, Block, Friendship, Rating, RatingChange, User
 from accounts.names import username_key
 from accounts.services import AccountError, grant_signup_coins
 from accounts.statement import statement
@@ -316,13 +316,14 @@ CHART_GAMES = 100
 def rating_items(player: User, names: dict[str, str]) -> list[dict[str, Any]]:
     """Each of the player's ratings with the chart of its history (latest games)."""
     items = []
-    for rating in Rating.objects.filter(user=player).order_by("-games", "language"):
-        history = RatingChange.objects.filter(user=player, language=rating.language).order_by(
-            "-created_at", "-pk"
-        )
+    for rating in Rating.objects.filter(user=player).order_by("-games", "language", "speed"):
+        history = RatingChange.objects.filter(
+            user=player, language=rating.language, speed=rating.speed
+        ).order_by("-created_at", "-pk")
         changes = list(history[:CHART_GAMES])[::-1]
         values = [changes[0].rating_before, *(c.rating_after for c in changes)] if changes else []
-        name = names.get(rating.language, rating.language)
+        # "English · Live": live and correspondence ratings are kept apart.
+        name = f"{names.get(rating.language, rating.language)} · {rating.get_speed_display()}"
         items.append({"row": rating, "name": name, "chart": rating_chart(values)})
     return items
 
@@ -365,11 +366,16 @@ def leaderboard(request: AuthedRequest) -> HttpResponse:
             {"choices": choices, "language": "", "rows": [], "error": gettext("Unknown game language.")},
             status=400,
         )
-    rows = services.leaderboard(language)
+    speed = request.GET.get("speed") or CORRESPONDENCE
+    if speed not in dict(RATING_SPEEDS):
+        speed = CORRESPONDENCE
+    rows = services.leaderboard(language, speed=speed)
     context = {
         "choices": choices,
         "language": language,
         "language_name": dict(choices)[language],
+        "speeds": RATING_SPEEDS,
+        "speed": speed,
         "rows": rows,
     }
     return render(request, "accounts/leaderboard.html", context)

@@ -8,7 +8,7 @@ are the usual ``{"error", "message"}``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -332,7 +332,11 @@ class LeaderOut(Schema):
     tags=["players"],
     summary="The leaderboard",
 )
-def leaderboard(request: HttpRequest, language: str) -> Any:
+def leaderboard(
+    request: HttpRequest, language: str, speed: Literal["correspondence", "live"] = "correspondence"
+) -> Any:
+    """The top rated players of a game language at a speed (live and correspondence are
+    rated apart) with a rated game in the last 30 days."""
     if language not in engine.LANGUAGES:
         raise ApiError("unknown_language")
     return [
@@ -344,7 +348,7 @@ def leaderboard(request: HttpRequest, language: str) -> Any:
             "deviation": round(r.deviation, 1),
             "games": r.games,
         }
-        for rank, r in enumerate(services.leaderboard(language), start=1)
+        for rank, r in enumerate(services.leaderboard(language, speed=speed), start=1)
     ]
 
 

@@ -9,10 +9,12 @@ reads the request into those values and answers with what the caller may see.
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime
 from typing import Any, Literal
 
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
@@ -37,11 +39,12 @@ from api.schemas import (
     TilePlacement,
     WordStrengthOut,
 )
-from games import extras, services
+from games import extras, seeks, services
 from games.actions import Accept, AcceptPlay, Action, Challenge, Decline, Exchange, Pass, Play, Resign
 from games.gameview import ExtraView, brief_for, seen, view_for
 from games.messages import error_message
 from games.models import Game
+from games.pace import Pace
 from games.records import gcg_text
 
 router = Router(tags=["games"])
@@ -107,7 +110,7 @@ def act(request: HttpRequest, game_id: int, action: Action, body: ActionIn) -> d
 
 
 class GameFilter(Schema):
-    status: Literal["invited", "open", "active", "finished", "declined"] | None = None
+    status: Literal["invited", "open", "active", "finished", "declined", "aborted"] | None = None
     limit: int = Field(default=50, ge=1, le=200)
 
 
@@ -130,6 +133,10 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
     user: Any = request.user
     opponent = None
     level = None
+    try:
+        pace = Pace.parse(body.pace, sudden_death=body.sudden_death) if body.pace is not None else None
+    except ValueError:
+        raise ApiError("bad_pace") from None
     if body.opponent == "computer":
         mode = Game.Mode.COMPUTER
         if body.level is None:
@@ -153,9 +160,90 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Any:
         public=body.public,
         rated=body.rated and mode != Game.Mode.COMPUTER,
         extras=body.extras,
+        pace=pace,
         preset=body.rules,
         challenge=body.challenge,
     )
+    return Status(201, representation.full(view_for(visible(request, game.pk), user)))
+
+
+class SeekOut(Schema):
+    id: int = Field(description="The request's game id (status open).")
+    player: str
+    bot: bool = Field(description="Whether the request's player is a bot.")
+    language: str
+    pace: str = Field(description='The pace, as a new game takes it: "3d" or "10+5".')
+    pace_label: str
+    live: bool
+    rated: bool
+    rating: int = Field(description="The player's rating in the language at the pace's speed.")
+    low: int = Field(description="The lowest rating the request meets now (its window widens with the wait).")
+    high: int
+    created_at: datetime
+    mine: bool
+    can_accept: bool = Field(description="Whether you may take it up now (within its window).")
+    computer_offered: bool = Field(
+        description="Your live request waited long enough to play the computer instead."
+    )
+    rules: str = Field(description='The rules preset the game will be played by: "wwf" or "classic".')
+    challenge: str = Field(description="The challenge rule: void, single, double or five.")
+
+
+@router.get("/seeks", response={200: list[SeekOut], **REFUSALS}, throttle=LOOKUP, summary="Open requests")
+def seeks_list(request: HttpRequest) -> Any:
+    """Every open random request you may be paired with, and your own: language, pace,
+    rated or not, and the rating window it accepts now (±200, 100 wider for each minute a
+    live request waited, each hour a correspondence one). Blocked players never show."""
+    user: Any = request.user
+    return [
+        {
+            "id": i.id,
+            "player": i.player,
+            "bot": i.player_bot,
+            "language": i.language,
+            "pace": i.pace_code,
+            "pace_label": i.pace_label,
+            "live": i.is_live,
+            "rated": i.rated,
+            "rating": i.rating,
+            "low": i.low,
+            "high": i.high,
+            "created_at": i.created_at,
+            "mine": i.is_mine,
+            "can_accept": i.can_accept,
+            "computer_offered": i.computer_offered,
+            "rules": i.rules_preset,
+            "challenge": i.challenge_rule,
+        }
+        for i in seeks.items_for(user, timezone.now())
+    ]
+
+
+@router.post(
+    "/seeks/{int:game_id}/accept",
+    response={201: GameOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Take up a request",
+)
+def seek_accept(request: HttpRequest, game_id: int) -> Any:
+    """Play the open request ``game_id`` (within its rating window, neither of you blocked):
+    the game starts at once."""
+    user: Any = request.user
+    game = services.accept_seek(user=user, game_id=game_id)
+    return Status(201, representation.full(view_for(visible(request, game.pk), user)))
+
+
+@router.post(
+    "/seeks/{int:game_id}/computer",
+    response={201: GameOut, **REFUSALS},
+    throttle=WRITE,
+    summary="Play the computer instead",
+)
+def seek_computer(request: HttpRequest, game_id: int) -> Any:
+    """Withdraw your live request that waited long enough and play the computer (medium)
+    at the same pace instead."""
+    user: Any = request.user
+    game = services.computer_instead(user=user, game_id=game_id)
     return Status(201, representation.full(view_for(visible(request, game.pk), user)))
 
 

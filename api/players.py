@@ -325,6 +325,7 @@ def report(request: HttpRequest, username: str, body: ReportIn) -> Any:
 
 class RatingOut(Schema):
     language: str
+    speed: str = Field(description="correspondence or live: each is rated apart.")
     rating: float
     deviation: float
     games: int
@@ -352,7 +353,15 @@ class ProfileOut(Schema):
             "game_language": "en",
             "friendship": "friends",
             "blocked": False,
-            "ratings": [{"language": "en", "rating": 1612.4, "deviation": 61.0, "games": 31}],
+            "ratings": [
+                {
+                    "language": "en",
+                    "speed": "correspondence",
+                    "rating": 1612.4,
+                    "deviation": 61.0,
+                    "games": 31,
+                }
+            ],
             "statistics": [],
         }
     )
@@ -386,11 +395,12 @@ def profile(request: HttpRequest, username: str) -> Any:
         "ratings": [
             {
                 "language": r.language,
+                "speed": r.speed,
                 "rating": round(r.rating, 1),
                 "deviation": round(r.deviation, 1),
                 "games": r.games,
             }
-            for r in Rating.objects.filter(user=other).order_by("-games", "language")
+            for r in Rating.objects.filter(user=other).order_by("-games", "language", "speed")
         ],
         "statistics": [
             {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from games.gameview import GameView, LogNote, SeatView
 from games.models import Game
+from games.pace import Pace
 
 
 def player_name(seat: SeatView) -> str:
@@ -43,8 +44,22 @@ def summary(view: GameView) -> dict[str, object]:
         "scores": {names[s.index]: s.score for s in view.seats} if view.status != Game.Status.OPEN else {},
         "allowed": sorted(view.allowed),
         "updated_at": view.updated_at,
+        "pace": pace_out(view.pace),
         "rules": view.rules_preset,
         "challenge": view.challenge_rule,
+    }
+
+
+def pace_out(pace: Pace) -> dict[str, object]:
+    live = pace.is_live
+    return {
+        "code": pace.code,
+        "speed": pace.speed,
+        "days": None if live else pace.days,
+        "minutes": pace.minutes if live else None,
+        "increment": pace.increment if live else None,
+        "overtime_minutes": pace.overtime if live else None,
+        "label": pace.label(),
     }
 
 
@@ -66,6 +81,12 @@ def full(view: GameView) -> dict[str, object]:
         "pending": {"player": names.get(view.pending_seat, ""), "final": view.pending_final}
         if view.pending_seat is not None
         else None,
+        # A live game's clocks as the server keeps them, at the moment of this answer.
+        "clocks": [
+            {"player": names[s.index], "left_ms": s.clock.left_ms, "running": s.clock.running}
+            for s in view.seats
+            if s.clock is not None
+        ],
     }
 
 

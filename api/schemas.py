@@ -98,6 +98,19 @@ class NewGameIn(Body):
         default=False,
         description="A rated game (ratings change when it ends; no paid extras). Never against the computer.",
     )
+    pace: Annotated[Text, Field(max_length=8)] | None = Field(
+        default=None,
+        description=(
+            'The pace: "3d" (correspondence, 1, 2, 3, 5 or 7 days a move) or "10+5" (live: 1, 3, 5, 10, 15, '
+            "20 or 25 minutes a player, 0 to 10 seconds added a move). By default correspondence at 5 days "
+            "a move against a random opponent, 11 otherwise."
+        ),
+    )
+    sudden_death: StrictBool = Field(
+        default=False,
+        description="Live games: lost when the clock reaches zero, instead of 10 minutes of overtime at "
+        "10 points a started minute.",
+    )
     rules: Literal["wwf", "classic"] = Field(
         default="wwf",
         description=(
@@ -114,6 +127,18 @@ class NewGameIn(Body):
             'challenger loses the turn, "five": the play earns 5 points).'
         ),
     )
+
+
+class PaceOut(Schema):
+    code: str = Field(description='"3d" or "10+5" (see the pace of a new game).')
+    speed: str = Field(description="correspondence or live")
+    days: int | None = Field(description="Correspondence: days a move.")
+    minutes: int | None = Field(description="Live: minutes a player.")
+    increment: int | None = Field(description="Live: seconds added after each move.")
+    overtime_minutes: int | None = Field(
+        description="Live: minutes of overtime before losing on time; 0: sudden death."
+    )
+    label: str
 
 
 class PlayerOut(Schema):
@@ -134,7 +159,8 @@ class MoveOut(Schema):
     player: str
     kind: str = Field(
         description=(
-            "play, exchange, pass, resign, timeout, challenge, or accept (the last play accepted); or "
+            "play, exchange, pass, resign, timeout, challenge, accept (the last play accepted), or penalty "
+            "(a live game's overtime penalty); or "
             "extend, a line of the log that is not a move: the system moved the player's lapsed deadline "
             "on once because no warning reached them (see note)"
         )
@@ -179,7 +205,9 @@ class GameSummaryOut(Schema):
     id: int
     language: str
     mode: str
-    status: str = Field(description="invited, open, active, finished or declined")
+    status: str = Field(
+        description="invited, open, active, finished, declined or aborted (a live game nobody moved in)"
+    )
     public: bool
     created_by: str
     players: list[PlayerOut]
@@ -189,8 +217,15 @@ class GameSummaryOut(Schema):
     scores: dict[str, int]
     allowed: list[str] = Field(description="The actions the caller may take now.")
     updated_at: datetime
+    pace: PaceOut
     rules: str = Field(description='The rules preset: "wwf" or "classic".')
     challenge: str = Field(description="The challenge rule: void, single, double or five.")
+
+
+class ClockOut(Schema):
+    player: str
+    left_ms: int
+    running: bool
 
 
 class AidOut(Schema):
@@ -212,6 +247,11 @@ class GameOut(GameSummaryOut):
     winner: str | None
     aids: list[AidOut] = Field(
         description="Every paid aid bought in this game, by either player (fair play)."
+    )
+    clocks: list[ClockOut] = Field(
+        description="A live game's clocks at the moment of this answer (none in a correspondence game): "
+        "each player's time left, below zero in overtime; the running one is the player to move's. "
+        "In a live game, deadline is the moment the flag falls."
     )
     pending: PendingPlayOut | None = Field(
         default=None,
@@ -236,7 +276,12 @@ class RatingOut(Schema):
 class AccountOut(Schema):
     username: str
     coins: int
-    ratings: dict[str, RatingOut] = Field(description="Per game language the player has rated games in.")
+    ratings: dict[str, RatingOut] = Field(
+        description="Correspondence ratings, per game language the player has rated games in."
+    )
+    live_ratings: dict[str, RatingOut] = Field(
+        description="Live ratings (games with clocks, rated apart), per game language."
+    )
     active_games: int
     max_active_games: int
 

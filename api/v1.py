@@ -25,6 +25,7 @@ from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
 
 import engine
+from accounts.models import CORRESPONDENCE, LIVE
 from api.account import router as account_router
 from api.auth import TokenAuth
 from api.errors import ApiError, answer, error_response
@@ -262,7 +263,16 @@ def account(request: HttpRequest) -> Any:
     return {
         "username": user.username,
         "coins": user.coins,
-        "ratings": {r.language: {"rating": r.rating, "deviation": r.deviation} for r in user.ratings.all()},
+        "ratings": {
+            r.language: {"rating": r.rating, "deviation": r.deviation}
+            for r in user.ratings.all()
+            if r.speed == CORRESPONDENCE
+        },
+        "live_ratings": {
+            r.language: {"rating": r.rating, "deviation": r.deviation}
+            for r in user.ratings.all()
+            if r.speed == LIVE
+        },
         "active_games": Game.objects.active_for(user).count(),
         "max_active_games": settings.MAX_ACTIVE_GAMES,
     }

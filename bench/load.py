@@ -26,6 +26,11 @@ hypervisor), PostgreSQL's and Redis's, the generator's own CPU and how late its 
 woke (a late loop stamps arrivals late; the generator chooses its first move and freezes
 its start-up objects before the measured window).
 
+``--live`` makes every game a live one with clocks (10 minutes a player, sudden death off:
+issue 28): the server charges each move to the mover's clock, defers the flag on the
+``clocks`` queue and renders both clocks into every push; ``--think`` is then 4 s by
+default (moves every few seconds, as live games go).
+
 ``--one-game N`` instead runs a single game with N spectators, its moves one after the
 other with ``--think`` seconds between them.
 
@@ -204,19 +209,24 @@ def session_cookie(user: Any) -> str:
     return str(client.cookies["sessionid"].value)
 
 
-def make_games(count: int, spectator_users: int) -> tuple[list[dict[str, Any]], list[str]]:
-    """``count`` active friend games between fresh pairs of users, and sessions for
-    ``spectator_users`` watchers."""
+def make_games(
+    count: int, spectator_users: int, *, live: bool = False
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """``count`` active friend games between fresh pairs of users (live with clocks with
+    ``live``), and sessions for ``spectator_users`` watchers."""
     from accounts.models import User
     from games.models import Game
+    from games.pace import Pace
     from games.services import start_game
+
+    pace = Pace.parse("10+0") if live else None
 
     run = secrets.token_hex(3)
     games = []
     for i in range(count):
         a = User.objects.create_user(f"lb{run}a{i}", password=None)
         b = User.objects.create_user(f"lb{run}b{i}", password=None)
-        game = start_game(creator=a, mode=Game.Mode.FRIEND, language="en", opponent=b, first=0)
+        game = start_game(creator=a, mode=Game.Mode.FRIEND, language="en", opponent=b, first=0, pace=pace)
         game.accept(b, version=game.version)
         games.append({"id": game.pk, "sessions": [session_cookie(a), session_cookie(b)]})
     watchers = [
@@ -453,7 +463,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for port, proc in zip(ports, servers, strict=True):
             wait_up(port, proc, logs / f"bench-daphne-{port}.log")
         spectator_users = min(50, max(1, per_game - 2)) if not one_game else args.one_game
-        games, watchers = await sync_to_async(make_games)(games_count, spectator_users)
+        games, watchers = await sync_to_async(make_games)(games_count, spectator_users, live=args.live)
         limits = httpx.Limits(max_connections=4, max_keepalive_connections=4)
         plan = []  # (game, players, spectators, [client seat 0, client seat 1])
         n = 0
@@ -546,6 +556,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "started": time.strftime("%H:%M:%S", time.localtime(time.time() - elapsed)),
             "machine": f"{platform.node()} {os.cpu_count()} cores {platform.machine()}",
             "workers": args.workers,
+            "live": args.live,
+            "think_s": args.think,
             "games": games_count,
             "connections": connections,
             "held_at_end": held,
@@ -627,9 +639,12 @@ def main() -> None:
         help="mean seconds between a game's actions (default 30: the pace docs/scaling.md assumes; "
         "with --one-game, 1)",
     )
+    parser.add_argument(
+        "--live", action="store_true", help="live games with clocks (10 min a player); --think 4 by default"
+    )
     args = parser.parse_args()
     if args.think is None:
-        args.think = 1.0 if args.one_game is not None else 30.0
+        args.think = 1.0 if args.one_game is not None else (4.0 if args.live else 30.0)
     for name in ("DATABASE_URL", "REDIS_URL"):
         url = os.environ.get(name)
         if not url:

@@ -69,6 +69,14 @@ class Extend:
 
 
 @dataclass(frozen=True, slots=True)
+class Abort:
+    """The system calls off a live game whose first player did not move in time
+    (``LIVE_ABORT_SECONDS``): it counts for nothing (no result, rating or coins)."""
+
+    kind: ClassVar[str] = "abort"
+
+
+@dataclass(frozen=True, slots=True)
 class BuyExtra:
     """Buy the paid extra ``extra`` (``games.extras``) for its period."""
 
@@ -85,12 +93,19 @@ class AcceptPlay:
     kind: ClassVar[str] = "accept_play"
 
 
-SiteAction = Deal | Accept | Decline | BuyExtra | Extend
+SiteAction = Deal | Accept | Decline | BuyExtra | Extend | Abort
 #: The challenge rules' actions (``engine.moves.challenge`` and ``accept``).
 ChallengeAction = Challenge | AcceptPlay
 Action = EngineAction | SiteAction | ChallengeAction
 
-SITE_ACTION_KINDS: tuple[str, ...] = (Deal.kind, Accept.kind, Decline.kind, BuyExtra.kind, Extend.kind)
+SITE_ACTION_KINDS: tuple[str, ...] = (
+    Deal.kind,
+    Accept.kind,
+    Decline.kind,
+    BuyExtra.kind,
+    Extend.kind,
+    Abort.kind,
+)
 CHALLENGE_ACTION_KINDS: tuple[str, ...] = (Challenge.kind, AcceptPlay.kind)
 ACTION_KINDS: tuple[str, ...] = ENGINE_ACTION_KINDS + SITE_ACTION_KINDS + CHALLENGE_ACTION_KINDS
 
@@ -127,6 +142,7 @@ __all__ = [
     "CHALLENGE_ACTION_KINDS",
     "SITE_ACTION_KINDS",
     "SYSTEM",
+    "Abort",
     "Accept",
     "AcceptPlay",
     "Action",

@@ -35,6 +35,11 @@ class GamesConfig(AppConfig):
         # Models never import tasks (tasks import models): the follow-up work of every
         # change is handed over here, enqueued inside the change's transaction.
         register_followups(schedule_followups)
+        # An open random request looks for a match again each time its window widens.
+        from games.services import register_seek_opened
+        from games.tasks import schedule_seek
+
+        register_seek_opened(schedule_seek)
         # What a change tells its players, recorded in its transaction (models read no
         # notifications: the notifier reads models).
         from games import notify

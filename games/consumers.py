@@ -13,6 +13,7 @@ from accounts.livesocket import LiveSocket
 from games import live, realtime, rendering
 from games.models import Game
 from games.pov import Pov
+from notifications import presence
 
 Event = dict[str, object]
 
@@ -73,9 +74,17 @@ class GameConsumer(ViewerConsumer):
         await self.join(realtime.game_group(self.game_id))
         await self.accept()
         if pov.is_player and pov.user_id is not None:
+            await presence.amark_present(pov.user_id, self.game_id)
             self.present = asyncio.ensure_future(live.stay_present(self.game_id, pov.user_id))
         # A snapshot at once: a (re)connecting browser can never stay stale.
         await self.push()
+        if self.present is not None and await self.is_live_now():
+            # The opponent no longer sees this player away.
+            await realtime.apresence_changed(self.game_id, pov.user_id)
+
+    async def is_live_now(self) -> bool:
+        """Whether this is a live game under way (its players are shown away or present)."""
+        return await Game.objects.filter(pk=self.game_id, speed="live", status=Game.Status.ACTIVE).aexists()
 
     def take(self, pov: Pov) -> None:
         """Keep ``pov``, counting this socket among the game's seated players' here."""
@@ -88,10 +97,21 @@ class GameConsumer(ViewerConsumer):
         if self.counted:
             live.shared_pushes.player_joined(self.game_id, -1)
             self.counted = False
-        if self.present is not None:
-            await live.stop(self.present)
-            self.present = None
-        await super().disconnect(code)
+        try:
+            if self.present is not None:
+                await live.stop(self.present)
+                self.present = None
+                if await self.is_live_now():
+                    await realtime.apresence_changed(self.game_id, self.pov.user_id)
+        finally:
+            # The groups are left whatever happened above (LiveSocket: on every way out).
+            await super().disconnect(code)
+
+    async def presence_changed(self, event: Event) -> None:
+        """A player of this live game opened or closed its page: show them away or back
+        (the snapshot again; not to that player's own sockets)."""
+        if self.shown is not None and event.get("user_id") != self.pov.user_id:
+            await self.push()
 
     async def game_changed(self, event: Event) -> None:
         version = event.get("version")
@@ -186,13 +206,19 @@ class LobbyConsumer(ViewerConsumer):
         if user is None or not user.is_authenticated:
             await self.close()
             return
-        await self.join(realtime.lobby_group(user.pk))
+        # The seeks page (/games/seeks/) listens to every open request instead.
+        self.seeks = b"seeks=1" in self.scope.get("query_string", b"")
+        await self.join(realtime.SEEKS_GROUP if self.seeks else realtime.lobby_group(user.pk))
         await self.accept()
         await self.push()
 
     async def lobby_changed(self, event: Event) -> None:
         await self.push()
 
+    async def seeks_changed(self, event: Event) -> None:
+        await self.push()
+
     async def push(self) -> None:
-        html = await live.render_in(self.viewer_language(), rendering.lobby_fragment, self.scope["user"])
+        fragment = rendering.seeks_fragment if self.seeks else rendering.lobby_fragment
+        html = await live.render_in(self.viewer_language(), fragment, self.scope["user"])
         await self.send(text_data=html)

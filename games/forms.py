@@ -19,6 +19,8 @@ from games.actions import Exchange, Play
 from games.archive import Filters
 from games.messages import ERROR_MESSAGES, error_message
 from games.models import Game, Seat
+from games.pace import MAX_INCREMENT, Pace
+from games.pace import choices as pace_choices
 
 # Lazy: translated when the error is shown, in the language of that request.
 MISSING_VERSION = cast("str", ERROR_MESSAGES["missing_version"])
@@ -170,6 +172,23 @@ class NewGameForm(forms.Form):
         required=False,
         help_text=_("A rated game changes both players' ratings; paid extras are off in it."),
     )
+    # games.pace: "3d" or "10+0"; the increment and sudden death apply to a live pace.
+    pace = forms.ChoiceField(label=_("Pace"), choices=(), required=False, initial="5d")
+    increment = forms.IntegerField(
+        label=_("Seconds added after each move"),
+        min_value=0,
+        max_value=MAX_INCREMENT,
+        required=False,
+        initial=0,
+    )
+    sudden_death = forms.BooleanField(
+        label=_("Sudden death"),
+        help_text=_(
+            "Live games: without it, a player whose clock runs out plays on in overtime, losing 10 points "
+            "for each minute started, and loses on time after 10 minutes."
+        ),
+        required=False,
+    )
     preset = forms.ChoiceField(
         label=_("Rules"),
         choices=Game.Preset.choices,
@@ -194,6 +213,7 @@ class NewGameForm(forms.Form):
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        cast("forms.ChoiceField", self.fields["pace"]).choices = pace_choices()
         # New games start in the player's preferred game language.
         preferred = getattr(user, "game_language", "")
         if preferred in engine.LANGUAGES:
@@ -223,6 +243,15 @@ class NewGameForm(forms.Form):
             self.add_error("preset", error_message("bad_rules"))
         # Games against the computer are always casual.
         data["rated"] = data.get("kind") == "rated" and mode != Game.Mode.COMPUTER
+        data["pace_value"] = None
+        code = data.get("pace") or ""
+        if code.endswith("+0"):
+            code = f"{code[:-2]}+{data.get('increment') or 0}"
+        if code:
+            try:
+                data["pace_value"] = Pace.parse(code, sudden_death=bool(data.get("sudden_death")))
+            except ValueError:
+                self.add_error("pace", error_message("bad_pace"))
         return data
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, partial
 from typing import Any, TypeVar, cast
@@ -38,7 +38,9 @@ from accounts.services import blocked_ids, on_vacation_now
 from engine.board import square_name
 from games import analysis, extras, rules
 from games.actions import Extend
+from games.clocks import ClockView, clock_views
 from games.models import ChatMessage, ExtraPurchase, Game, GameAction, Move, Seat
+from games.pace import Pace
 from games.pov import Pov
 
 T = TypeVar("T")
@@ -180,6 +182,10 @@ class SeatView:
     vacation_until: datetime | None
     player_gone: bool  # the account was deleted (no rematch against it)
     avatar_index: int | None  # the player's own avatar colour, as on every other page
+    # A live game's clock (games.clocks) at the moment the view was made; None otherwise.
+    clock: ClockView | None = None
+    # A live game's player whose game page is not open (notifications.presence).
+    away: bool = False
 
     @property
     def is_computer(self) -> bool:
@@ -486,6 +492,7 @@ class ReplaySeat:
     name: str
     score: int
     rack: str  # "" until the game is over
+    clock: str = ""  # a live game's clock after the step ("m:ss"), "" otherwise
 
 
 def replay_racks(game: Game, moves: Sequence[Move], step: int) -> tuple[list[str], tuple[ReplaySeat, ...]]:
@@ -498,9 +505,21 @@ def replay_racks(game: Game, moves: Sequence[Move], step: int) -> tuple[list[str
         analysis.apply_move(board, move.kind, move.tiles, bool(move.invalid_words))
         scores[move.scored_seat] += move.score
         end = move.engine_record.get("end")
-        if end:
+        # A time penalty after the end carries the end again: its adjustments count once.
+        if end and move.kind != Move.Kind.PENALTY:
             scores = [s + a for s, a in zip(scores, end["adjustments"], strict=False)]
     over = game.status == Game.Status.FINISHED
+    clocks_then: list[int] | None = None
+    if game.is_live:
+        clocks_then = next(
+            (m.clock_ms for m in reversed(moves[:step]) if m.clock_ms),
+            [game.clock_seconds * 1000] * len(seats),
+        )
+
+    def clock(index: int) -> str:
+        if not clocks_then or index >= len(clocks_then):
+            return ""
+        return ClockView(index, clocks_then[index], running=False, overtime_ms=0).text
 
     def rack(index: int) -> str:
         later = next((m for m in moves[step:] if m.seat == index), None)
@@ -508,7 +527,13 @@ def replay_racks(game: Game, moves: Sequence[Move], step: int) -> tuple[list[str
         return later.rack_before if later else (earlier.rack_after if earlier else "")
 
     return board, tuple(
-        ReplaySeat(seat.index, seat.display_name, scores[seat.index], rack(seat.index) if over else "")
+        ReplaySeat(
+            seat.index,
+            seat.display_name,
+            scores[seat.index],
+            rack(seat.index) if over else "",
+            clock(seat.index),
+        )
         for seat in seats
     )
 
@@ -590,6 +615,7 @@ class GameView:
     # The turn's deadline was moved on once because no warning reached the player.
     deadline_extended: bool
     computer_thinking: bool
+    pace: Pace
     # The rules (``Game.rules``): the tile set the tiles' values come from, the board
     # layout, the preset and the challenge rule.
     tiles: str
@@ -671,6 +697,21 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
     over, active = game.status == Game.Status.FINISHED, game.status == Game.Status.ACTIVE
     own = pov.seat if pov.is_player else None
     seats = seat_views(game, state, own, data.away)
+    now = timezone.now()
+    if game.is_live:
+        clocks = clock_views(
+            game.clock_ms,
+            game.turn_seat,
+            game.turn_started_at,
+            now,
+            running=active,
+            overtime_minutes=game.overtime_minutes,
+        )
+        users = {seat.index: seat.user_id for seat in game.seat_list()}
+        seats = tuple(
+            replace(s, clock=c, away=active and s.index != own and not present(users.get(s.index), game.pk))
+            for s, c in zip(seats, clocks or (None,) * len(seats), strict=True)
+        )
     names = {s.index: s.name for s in seats}
     moves = data.moves
     last = last_move_squares(moves)
@@ -701,7 +742,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         last=last,
         rack=state.racks[own] if (state is not None and own is not None) else "",
         bag_count=len(state.bag) if state else tiles.total_tiles,
-        allowed=rules.allowed_actions(game, pov, timezone.now()),
+        allowed=rules.allowed_actions(game, pov, now),
         aids=tuple(
             AidView(names.get(p.seat, ""), p.seat, p.extra, p.period, p.refund_id is not None)
             for p in data.purchases
@@ -714,6 +755,7 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         deadline=game.turn_deadline if active else None,
         deadline_extended=active and game.deadline_extended,
         computer_thinking=active and any(s.is_turn and s.is_computer for s in seats),
+        pace=game.pace,
         tiles=tiles.language,
         layout=layout_name,
         rules_preset=game_rules.preset,
@@ -725,6 +767,15 @@ def view_of(data: Loaded, pov: Pov) -> GameView:
         creator_name=lambda: game.created_by.username,
         notes=log_notes(data.extensions, names),
     )
+
+
+def present(user_id: int | None, game_id: int) -> bool:
+    """Whether a seat's player has this game's page open (``notifications.presence``, kept
+    fresh by the page's socket; the computer always is): a live game shows the opponent
+    "away" otherwise, and their clock runs on."""
+    from notifications import presence
+
+    return user_id is None or presence.is_present(user_id, game_id)
 
 
 def seat_views(

@@ -97,6 +97,18 @@ ERROR_MESSAGES: dict[str, Promise] = {
     "rematch_player_gone": _("This player has deleted their account: no rematch is possible."),
     "bad_cursor": _("This page of the list could not be found: start again from the first page."),
     "bad_filters": _("These filters could not be read."),
+    # Paces and live clocks (games.pace, games.clocks).
+    "bad_pace": _(
+        "Choose a pace: 1, 2, 3, 5 or 7 days a move, or a live game of 1, 3, 5, 10, 15, 20 or 25 minutes "
+        "with 0 to 10 seconds added a move."
+    ),
+    "time_up": _("Your time ran out before this move arrived: the game is lost on time."),
+    "seek_gone": _("This request is no longer open: someone else took it up, or its player withdrew it."),
+    "seek_out_of_range": _(
+        "Your rating is outside this request's window for now; the window widens the longer it waits."
+    ),
+    "aborted": _("This live game was called off: nobody moved within a minute. It counts for nothing."),
+    "clock_flag": _("The clock of the player to move ran out: the game is over on time."),
     "bad_rules": _("Choose the rules and a challenge rule this game language can be played with."),
 }
 

@@ -36,12 +36,13 @@ from engine import errors
 from engine.errors import GAME_OVER
 from engine.lexicon import Lexicon
 from engine.state import CHALLENGE_RULES
-from games import extras, realtime, rules
+from games import clocks, extras, realtime, rules
 from games.actions import (
     BESIDE_THE_BOARD,
     CHALLENGE_ACTION_KINDS,
     ENGINE_ACTION_KINDS,
     SYSTEM,
+    Abort,
     Accept,
     AcceptPlay,
     Action,
@@ -57,6 +58,7 @@ from games.actions import (
     Resign,
     Timeout,
 )
+from games.pace import CORRESPONDENCE, LIVE, SPEED_CHOICES, Pace
 from games.pov import Pov, resolve
 
 if TYPE_CHECKING:
@@ -132,6 +134,8 @@ class Transition:
     status: str
     turn_deadline: datetime | None
     computer_to_move: bool
+    live: bool = False
+    abort_at: datetime | None = None
 
     @classmethod
     def of(cls, game: Game) -> Transition:
@@ -141,6 +145,8 @@ class Transition:
             status=game.status,
             turn_deadline=game.turn_deadline,
             computer_to_move=game.computer_seat_to_move() is not None,
+            live=game.is_live,
+            abort_at=game.abort_at(),
         )
 
 
@@ -343,6 +349,7 @@ class Game(models.Model):
         ACTIVE = "active", _("In progress")
         FINISHED = "finished", _("Finished")
         DECLINED = "declined", _("Declined")
+        ABORTED = "aborted", _("Aborted")
 
     class EndReason(models.TextChoices):
         OUT = "out", _("A player went out")
@@ -383,6 +390,21 @@ class Game(models.Model):
         help_text=_("Who moved first (seat 0); empty when the computer did."),
     )
     inactivity_days = models.PositiveSmallIntegerField(_("inactivity limit (days)"))
+    # The pace (games.pace): correspondence (``inactivity_days`` a move) or live (a clock
+    # of ``clock_seconds`` per player, ``increment_seconds`` added after each move, and
+    # ``overtime_minutes`` past zero at 10 points a started minute; 0: sudden death).
+    speed = models.CharField(_("pace"), max_length=16, choices=SPEED_CHOICES, default=CORRESPONDENCE)
+    clock_seconds = models.PositiveIntegerField(_("clock per player (seconds)"), default=0)
+    increment_seconds = models.PositiveSmallIntegerField(_("seconds added a move"), default=0)
+    overtime_minutes = models.PositiveSmallIntegerField(_("overtime limit (minutes)"), default=10)
+    # A live game's clocks (games.clocks), moved on only by ``act``: each seat's time left
+    # in milliseconds at ``turn_started_at`` (below zero in overtime), and when the turn of
+    # the seat to move began. The flag falls at ``turn_deadline``.
+    clock_ms = models.JSONField(_("time left per seat (ms)"), null=True, blank=True)
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    # An open random request: its player's rating (language, speed) when it was opened,
+    # which the rating window is measured from (games.seeks).
+    seek_rating = models.FloatField(_("rating when seeking"), null=True, blank=True)
     turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True, db_index=True)
     reminder_sent_at = models.DateTimeField(_("reminder sent"), null=True, blank=True)
     # The deadline warnings of this turn (DEADLINE_WARNING_HOURS): the shortest lead warned
@@ -488,6 +510,25 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status == Game.Status.FINISHED
+
+    @property
+    def pace(self) -> Pace:
+        return Pace.of(self)
+
+    @property
+    def is_live(self) -> bool:
+        return self.speed == LIVE
+
+    @property
+    def awaiting_first_move(self) -> bool:
+        """A game under way in which nobody has moved yet."""
+        return self.status == Game.Status.ACTIVE and not self.state.get("moves_played")
+
+    def abort_at(self) -> datetime | None:
+        """When a live game nobody has moved in is called off (``LIVE_ABORT_SECONDS``)."""
+        if not (self.is_live and self.awaiting_first_move and self.turn_started_at is not None):
+            return None
+        return self.turn_started_at + timedelta(seconds=settings.LIVE_ABORT_SECONDS)
 
     def lexicon(self) -> Lexicon:
         return lexicon_for(self.language, self.dictionary_version)
@@ -688,6 +729,12 @@ class Game(models.Model):
                 self.turn_deadline = None
             case BuyExtra():
                 self._buy_extra(pov, action)
+            case Abort():
+                # Counts for nothing: no result, no rating, no coins; its seats are free.
+                self.status = Game.Status.ABORTED
+                self.turn_seat = None
+                self.turn_deadline = None
+                self.turn_started_at = None
             case Extend():
                 assert self.turn_deadline is not None, "the rule table extends only a turn with a deadline"
                 self.turn_deadline = max(self.turn_deadline, now) + timedelta(
@@ -704,6 +751,9 @@ class Game(models.Model):
         state = self.state_obj()
         seat = state.turn if isinstance(action, Timeout) else pov.seat
         assert seat is not None, "the rule table lets only seated actors play"
+        # A live clock stops first: a flag is recorded at the moment the clock ran out,
+        # whenever the task acting on it runs.
+        at = self._stop_clock(state.turn, pov, action, now) if self.is_live else now
         # A play's words are checked when it is made (the void rule) or challenged.
         lexicon = self.lexicon() if isinstance(action, Play | Challenge) else None
         played = engine_actions.apply(
@@ -718,6 +768,7 @@ class Game(models.Model):
             played,
             user=self.seat_user(seat),
             dictionary_version=lexicon_version(lexicon) if lexicon is not None else None,
+            clock_ms=self.clock_ms if self.is_live else None,
         )
         if played.record.kind == "challenge" and played.record.invalid:
             # The phony's own line reads "withdrawn"; the words it formed were never played.
@@ -725,25 +776,67 @@ class Game(models.Model):
             self.moves.filter(number=state.moves_played, kind=Move.Kind.PLAY).update(
                 withdrawn=True, words_text=""
             )
-        for s in self.seat_list():
-            if s.score != played.state.scores[s.index]:
-                s.score = played.state.scores[s.index]
-                s.save(update_fields=["score"])
-        self.state = played.state.to_dict()
         if played.state.over:
-            end = played.state.end
-            assert end is not None
             self._settle_coins(played, state)
+        final = self._overtime_penalties(played.state) if played.state.over and self.is_live else played.state
+        for s in self.seat_list():
+            if s.score != final.scores[s.index]:
+                s.score = final.scores[s.index]
+                s.save(update_fields=["score"])
+        self.state = final.to_dict()
+        if final.over:
+            end = final.end
+            assert end is not None
             self.status = Game.Status.FINISHED
             self.end_reason = end.reason
             self.winner_seat = end.winner
             self.final_scores = list(end.final_scores)
-            self.finished_at = now
+            self.finished_at = at
             self.turn_seat = None
             self.turn_deadline = None
+            self.turn_started_at = None
         else:
-            self._start_turn_clock(played.state, now)
+            self._start_turn_clock(final, at)
         return move
+
+    def _stop_clock(
+        self, turn: int, pov: Pov, action: EngineAction | Challenge | AcceptPlay, now: datetime
+    ) -> datetime:
+        """Charge the seat to move for its turn (row locked): the time since the turn
+        began, less the increment after a move of its own that ends the turn (a play, an
+        exchange or a pass: not a challenge, after which the challenger may move again). A
+        flag (``Timeout``) is charged up to the moment it fell, which it returns (else
+        ``now``). In a challenge window the seat to move is the one who may challenge: its
+        clock runs, and its flag accepts the last play (``engine.moves.timeout``)."""
+        assert self.clock_ms is not None, "a live game has clocks"
+        assert self.turn_started_at is not None, "a live turn has its start"
+        at = now
+        increment = 0
+        if isinstance(action, Timeout):
+            assert self.turn_deadline is not None, "a live turn has its flag"
+            at = min(now, self.turn_deadline)
+        elif pov.seat == turn and action.kind in (Play.kind, Exchange.kind, Pass.kind):
+            increment = self.increment_seconds * 1000
+        self.clock_ms = clocks.charged(self.clock_ms, turn, self.turn_started_at, at, increment_ms=increment)
+        return at
+
+    def _overtime_penalties(self, state: engine.GameState) -> engine.GameState:
+        """At the end of a live game (row locked): 10 points off per started minute of
+        overtime each player used, as the engine's time penalties, each recorded as a move
+        (the GCG's time-penalty lines)."""
+        assert self.clock_ms is not None, "a live game has clocks"
+        for seat, points in enumerate(clocks.penalties(self.clock_ms)):
+            if points:
+                penalised = engine.penalize(state, seat, points)
+                Move.record(
+                    self,
+                    penalised,
+                    user=self.seat_user(seat),
+                    dictionary_version=None,
+                    clock_ms=self.clock_ms,
+                )
+                state = penalised.state
+        return state
 
     def _buy_extra(self, pov: Pov, action: BuyExtra) -> None:
         """Spend the extra's price and record the purchase for the period the extra is for
@@ -954,7 +1047,13 @@ class Game(models.Model):
         self.warned_hours = None
         self.turn_noticed_at = None
         self.deadline_extended = False
-        if self.computer_seat_to_move() is not None:
+        if self.is_live:
+            # The computer's clock runs too; the flag falls at the turn's deadline.
+            if self.clock_ms is None:
+                self.clock_ms = [self.clock_seconds * 1000] * state.players
+            self.turn_started_at = now
+            self.turn_deadline = clocks.flag_at(self.clock_ms[state.turn], now, self.overtime_minutes)
+        elif self.computer_seat_to_move() is not None:
             self.turn_deadline = None
         else:
             self.turn_deadline = now + timedelta(days=self.inactivity_days)
@@ -1047,6 +1146,7 @@ class Move(models.Model):
         PASS = "pass", _("Pass")
         RESIGN = "resign", _("Resign")
         TIMEOUT = "timeout", _("Timeout")
+        PENALTY = "penalty", _("Time penalty")
         CHALLENGE = "challenge", _("Challenge")
         ACCEPT = "accept", _("Accepted the last play")
 
@@ -1072,6 +1172,8 @@ class Move(models.Model):
     engine_record = models.JSONField(_("engine record"), default=dict)
     # The dictionary version a play's words were checked against (None: not a play).
     dictionary_version = models.PositiveIntegerField(_("dictionary version"), null=True, blank=True)
+    # A live game's clocks right after this move (each seat's time left, ms): the replay's.
+    clock_ms = models.JSONField(_("clocks after the move (ms)"), null=True, blank=True)
     # A challenge: the seat whose play was challenged (its score moves that seat's total)
     # and the words of it not in the dictionary (a phony, taken back), space-separated.
     challenged_seat = models.SmallIntegerField(_("challenged seat"), null=True, blank=True)
@@ -1093,7 +1195,13 @@ class Move(models.Model):
 
     @classmethod
     def record(
-        cls, game: Game, played: engine.Played, *, user: User | None, dictionary_version: int | None
+        cls,
+        game: Game,
+        played: engine.Played,
+        *,
+        user: User | None,
+        dictionary_version: int | None,
+        clock_ms: list[int] | None = None,
     ) -> Move:
         """Insert the row for ``played`` (call inside the locked transaction)."""
         rec = played.record
@@ -1114,6 +1222,7 @@ class Move(models.Model):
             exchanged="".join(rec.exchanged),
             engine_record=rec.to_dict(),
             dictionary_version=dictionary_version,
+            clock_ms=clock_ms,
             challenged_seat=rec.target,
             invalid_words=" ".join(rec.invalid),
         )

@@ -53,4 +53,6 @@ def on_game_finished(game: Game) -> None:
         score=score,
         reference=rating_reference(game),
         at=game.finished_at,
+        # Live and correspondence games are rated apart (games.pace).
+        speed=game.speed,
     )

@@ -28,7 +28,7 @@ from games.actions import SYSTEM, Computer, System
 Role = Literal["seat", "creator", "spectator", "system", "computer"]
 
 #: Statuses from which the seats of a game never change again (``Game.Status`` values).
-SETTLED = frozenset({"active", "finished", "declined"})
+SETTLED = frozenset({"active", "finished", "declined", "aborted"})
 
 
 class SeatLike(Protocol):

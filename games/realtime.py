@@ -34,6 +34,13 @@ def lobby_group(user_id: int) -> str:
     return f"lobby-{user_id}"
 
 
+PRESENCE_CHANGED = "presence.changed"
+
+#: Every open seeks page (``/games/seeks/``, through the lobby socket with ``?seeks=1``).
+SEEKS_GROUP = "seeks"
+SEEKS_CHANGED = "seeks.changed"
+
+
 def _send(*messages: tuple[str, dict[str, Any]]) -> None:
     """Send events, each ``(group, event)``, all at once (one hop to the event loop,
     whatever their number). A failure (Redis down or restarting) is logged and
@@ -99,3 +106,21 @@ def lobby_changed(user_ids: Iterable[int]) -> None:
 def analysis_ready(game_id: int) -> None:
     """After the commit: the game's analysis is stored (its page shows it)."""
     transaction.on_commit(lambda: _send((game_group(game_id), {"type": ANALYSIS_READY, "game_id": game_id})))
+
+
+def seeks_changed() -> None:
+    """The open requests changed (one opened, was taken up, matched or withdrawn): every
+    open seeks page re-reads them, on commit."""
+    transaction.on_commit(lambda: _send((SEEKS_GROUP, {"type": SEEKS_CHANGED})))
+
+
+async def apresence_changed(game_id: int, user_id: int | None) -> None:
+    """A player's page on a live game opened or closed (from that page's socket, already
+    in the event loop): the others' pages show them present or away again."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(game_group(game_id), {"type": PRESENCE_CHANGED, "user_id": user_id})
+    except Exception:
+        logger.exception("presence update to %s failed", game_group(game_id))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar, overload
 
@@ -37,6 +37,7 @@ from games.gameview import (
     replay_racks,
     versus,
 )
+from games.messages import error_message
 from games.models import Game
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ PARTIALS: dict[str, str] = {
     "replay": "games/_replay.html",
     "aids": "games/_aids.html",
     "extras": "games/_extras.html",
+    "seeks": "games/_seeks.html",
 }
 
 # The partials of a game snapshot, in the order they are sent. ``game_sync`` comes first:
@@ -310,7 +312,9 @@ def game_context(view: GameView, frame: Frame | None = None) -> Context:
         "preview": frame.preview,
         "action_id": frame.action_id,
         "unknown_words": frame.unknown_words,
-        "notice": gettext("The computer is thinking…") if view.computer_thinking else "",
+        "notice": gettext("The computer is thinking…")
+        if view.computer_thinking
+        else (error_message("aborted") if view.status == Game.Status.ABORTED else ""),
     }
 
 
@@ -353,6 +357,8 @@ def view_names(view: GameView) -> Context:
         "deadline": view.deadline,
         "deadline_extended": view.deadline_extended,
         "computer_thinking": view.computer_thinking,
+        "pace": view.pace,
+        "pace_label": view.pace.label(),
         "aids": view.aids,
         "extras": view.extras,
         "extras_allowed": view.extras_allowed,
@@ -465,6 +471,8 @@ class LobbyItem(TypedDict):
     result: str
     updated_at: datetime
     deadline: datetime | None
+    pace_label: str
+    is_live: bool
     rules: str  # the rules when they are not this game's own without challenges
     tournament: NotRequired[hooks.GameNote | None]  # filled by hooks.annotate_lobby
 
@@ -499,6 +507,8 @@ def lobby_item(game: Game, user: User) -> LobbyItem:
         "result": result,
         "updated_at": game.updated_at,
         "deadline": game.turn_deadline,
+        "pace_label": game.pace.label(),
+        "is_live": game.is_live,
         "rules": rules_label(game.rules_preset, game.challenge_rule),
     }
 
@@ -569,6 +579,23 @@ def public_games(user: User, limit: int = 50) -> list[LobbyItem]:
 
 def lobby_fragment(user: User) -> str:
     return render_partials(["lobby_games"], dict(lobby_context(user, oob=True)))
+
+
+def seeks_context(user: User, *, oob: bool = False) -> Context:
+    """The open requests ``user`` sees (``games.seeks``), for the seeks page and its pushes."""
+    from django.utils import timezone
+
+    from games.seeks import items_for
+
+    items = [
+        replace(i, rules=rules_label(i.rules_preset, i.challenge_rule))
+        for i in items_for(user, timezone.now())
+    ]
+    return {"seeks": items, "ws_url": "/ws/lobby/?seeks=1", "oob": oob}
+
+
+def seeks_fragment(user: User) -> str:
+    return render_partials(["seeks"], seeks_context(user, oob=True))
 
 
 # ----- replay ----------------------------------------------------------------------

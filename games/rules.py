@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
+from django.conf import settings
+
 from accounts.moderation import chat_muted_until, suspended_until
 from accounts.services import is_blocked, paused_seconds
 from engine import errors
@@ -57,6 +59,12 @@ class Game(Protocol):
     def deadline_extended(self) -> bool: ...
     @property
     def turn_noticed_at(self) -> datetime | None: ...
+    @property
+    def speed(self) -> str: ...
+    @property
+    def turn_started_at(self) -> datetime | None: ...
+    @property
+    def awaiting_first_move(self) -> bool: ...
     def seat_user(self, index: int) -> User | None: ...
     def seat_list(self) -> Sequence[RuleSeat]: ...
 
@@ -70,6 +78,7 @@ class RuleSeat(Protocol):
 
 # Game statuses, as stored (``Game.Status``).
 INVITED, OPEN, ACTIVE, FINISHED, DECLINED = "invited", "open", "active", "finished", "declined"
+ABORTED = "aborted"
 
 Rule = Callable[[Game, Pov, datetime], "str | None"]
 
@@ -80,18 +89,38 @@ def _not_on(game: Game) -> str | None:
         return "not_started"
     if game.status == DECLINED:
         return "declined"
+    if game.status == ABORTED:
+        return "aborted"
     if game.status == FINISHED:
         return errors.GAME_OVER
     return None
 
 
-def _turn(game: Game, pov: Pov) -> str | None:
-    """A seated player (or the computer) whose turn it is, in a game under way."""
+def _flag_fell(game: Game, pov: Pov, now: datetime) -> str | None:
+    """In a live game whose clock to move ran out at ``now`` (its flag, ``turn_deadline``,
+    is past: the task acting on it may not have run yet), nothing but the flag may act:
+    ``time_up`` for the player whose time it was, ``clock_flag`` for anyone else."""
+    if (
+        game.speed != "live"
+        or game.status != ACTIVE
+        or game.turn_deadline is None
+        or game.turn_deadline > now
+    ):
+        return None
+    return "time_up" if pov.seat == game.turn_seat else "clock_flag"
+
+
+def _turn(game: Game, pov: Pov, now: datetime) -> str | None:
+    """A seated player (or the computer) whose turn it is, in a game under way, before
+    the flag of a live clock fell (a challenge or an accept too: in a challenge window
+    the clock of the player who may challenge runs)."""
     if pov.seat is None:
         return "not_a_player"
     if refused := _not_on(game):
         return refused
-    return None if game.turn_seat == pov.seat else errors.NOT_YOUR_TURN
+    if game.turn_seat != pov.seat:
+        return errors.NOT_YOUR_TURN
+    return _flag_fell(game, pov, now)
 
 
 def _pending(game: Game) -> dict[str, object] | None:
@@ -105,7 +134,7 @@ def _on_turn(game: Game, pov: Pov, now: datetime) -> str | None:
     """Play, exchange, pass: a seated player (or the computer) whose turn it is, unless
     the last play of the game waits to be challenged or accepted (its window holds the
     end of the game: nothing else may be done then)."""
-    if refused := _turn(game, pov):
+    if refused := _turn(game, pov, now):
         return refused
     pending = _pending(game)
     return errors.CHALLENGE_WINDOW_OPEN if pending is not None and pending.get("final") else None
@@ -114,7 +143,7 @@ def _on_turn(game: Game, pov: Pov, now: datetime) -> str | None:
 def _challenge(game: Game, pov: Pov, now: datetime) -> str | None:
     """Challenge: the player to move, while the play before theirs is still provisional
     (a challenge rule; they have not moved since)."""
-    if refused := _turn(game, pov):
+    if refused := _turn(game, pov, now):
         return refused
     return None if _pending(game) is not None else errors.NOTHING_TO_CHALLENGE
 
@@ -122,17 +151,18 @@ def _challenge(game: Game, pov: Pov, now: datetime) -> str | None:
 def _accept_play(game: Game, pov: Pov, now: datetime) -> str | None:
     """Accept the last play of the game without challenging it (any other provisional
     play is accepted by moving)."""
-    if refused := _turn(game, pov):
+    if refused := _turn(game, pov, now):
         return refused
     pending = _pending(game)
     return None if pending is not None and pending.get("final") else errors.NOTHING_TO_CHALLENGE
 
 
 def _resign(game: Game, pov: Pov, now: datetime) -> str | None:
-    """Resign: a seated player, on either player's turn, while the game is on."""
+    """Resign: a seated player, on either player's turn, while the game is on (and, in a
+    live game, before the flag fell: the game is lost on time then)."""
     if not pov.is_player:
         return "not_a_player"
-    return _not_on(game)
+    return _not_on(game) or _flag_fell(game, pov, now)
 
 
 def _lapsed(game: Game, pov: Pov, now: datetime) -> str | None:
@@ -176,6 +206,18 @@ def effective_deadline(game: Game, now: datetime) -> datetime:
     started = deadline - timedelta(days=game.inactivity_days)
     paused = paused_seconds(game.seat_user(game.turn_seat), started, now)
     return deadline + timedelta(seconds=paused)
+
+
+def _abort(game: Game, pov: Pov, now: datetime) -> str | None:
+    """Call off a live game nobody has moved in: only the system, only once the first
+    player has let ``LIVE_ABORT_SECONDS`` pass since the game began."""
+    if not pov.is_system:
+        return "not_allowed"
+    if refused := _not_on(game):
+        return refused
+    if game.speed != "live" or not game.awaiting_first_move or game.turn_started_at is None:
+        return "not_due"
+    return None if game.turn_started_at + timedelta(seconds=settings.LIVE_ABORT_SECONDS) <= now else "not_due"
 
 
 def _deal(game: Game, pov: Pov, now: datetime) -> str | None:
@@ -237,6 +279,7 @@ RULES: dict[str, Rule] = {
     "decline": _decline,
     "buy_extra": _buy_extra,
     "extend": _extend,
+    "abort": _abort,
     "challenge": _challenge,
     "accept_play": _accept_play,
 }

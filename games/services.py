@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import secrets
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -13,20 +14,36 @@ from django.utils import timezone
 
 import engine
 from accounts.models import User
-from accounts.moderation import suspended_ids, suspended_until
-from accounts.services import blocked_ids, is_blocked
-from games import extras, realtime
-from games.actions import SYSTEM, BuyExtra, Deal
+from accounts.moderation import suspended_until
+from accounts.services import is_blocked
+from games import extras, realtime, seeks
+from games.actions import SYSTEM, Abort, BuyExtra, Deal, Decline
 from games.models import ExtraPurchase, Game, GameError, Move, Seat, lock_user, rng_for, rules_for
+from games.pace import Pace
 from games.pov import Pov
 
 
 def inactivity_days(mode: str) -> int:
-    """Days a player may take per turn: the random-opponent limit, or the friend limit
-    (also used against the computer, which never hurries anyone)."""
+    """Days a player may take per turn when no pace was chosen: the random-opponent limit,
+    or the friend limit (also used against the computer, which never hurries anyone)."""
     if mode == Game.Mode.RANDOM:
         return int(settings.INACTIVITY_DAYS_RANDOM)
     return int(settings.INACTIVITY_DAYS_FRIEND)
+
+
+def default_pace(mode: str) -> Pace:
+    """The pace of a game made without one (older API clients): correspondence at the
+    mode's usual days a move."""
+    return Pace.correspondence(inactivity_days(mode))
+
+
+def pace_fields(pace: Pace) -> dict[str, object]:
+    """The game's columns for ``pace``. ``LIVE_CLOCK_SECONDS`` (tests only) gives every
+    live clock that many seconds instead of its minutes."""
+    fields = pace.fields()
+    if pace.is_live and settings.LIVE_CLOCK_SECONDS:
+        fields["clock_seconds"] = int(settings.LIVE_CLOCK_SECONDS)
+    return fields
 
 
 def start_game(
@@ -41,6 +58,7 @@ def start_game(
     public: bool = True,
     rated: bool = False,
     extras: bool = True,
+    pace: Pace | None = None,
     preset: str = "wwf",
     challenge: str = "void",
 ) -> Game:
@@ -51,6 +69,8 @@ def start_game(
       come, first served), or opens a seek (returning the one already open, if any);
     - ``computer``: an active game against the computer at ``level``.
 
+    ``pace`` (``games.pace``; by default correspondence at the mode's usual days a move)
+    is the game's, a random seek's included (seeks match only seeks of the same pace).
     ``first`` (0: the creator, 1: the opponent) says who moves first; by default the
     game's seed decides. ``public`` lets signed-in players watch the game the creator
     starts (joining someone else's seek keeps that seek's setting). ``rated`` games
@@ -66,6 +86,7 @@ def start_game(
     """
     if language not in engine.LANGUAGES:
         raise GameError("bad_language")
+    pace = pace or default_pace(mode)
     rules_for(preset, language, challenge)  # bad_rules before anything is locked
     with transaction.atomic():
         lock_user(creator)
@@ -85,6 +106,7 @@ def start_game(
                 public=public,
                 rated=rated,
                 extras=extras,
+                pace=pace,
                 preset=preset,
                 challenge=challenge,
             )
@@ -100,6 +122,7 @@ def start_game(
                 rematch_of=rematch_of,
                 public=public,
                 extras=extras,
+                pace=pace,
                 preset=preset,
                 challenge=challenge,
             )
@@ -112,6 +135,7 @@ def start_game(
                 public=public,
                 rated=rated,
                 extras=extras,
+                pace=pace,
                 preset=preset,
                 challenge=challenge,
             )
@@ -202,6 +226,8 @@ def _new_game(
     public: bool = True,
     rated: bool = False,
     extras: bool = True,
+    pace: Pace | None = None,
+    seek_rating: float | None = None,
     preset: str = "wwf",
     challenge: str = "void",
 ) -> Game:
@@ -212,12 +238,13 @@ def _new_game(
         created_by=creator,
         # 63 bits: a BigIntegerField holds it on every database.
         seed=secrets.randbits(63),
-        inactivity_days=inactivity_days(mode),
+        **pace_fields(pace or default_pace(mode)),
         rematch_of=rematch_of,
         is_public=public,
         rated=rated,
         # The creator's choice; rated games are played without paid aids.
         extras_allowed=extras and not rated,
+        seek_rating=seek_rating,
         rules_preset=preset,
         challenge_rule=challenge,
     )
@@ -235,6 +262,9 @@ def _deal(
     seats = tuple(p if isinstance(p, str) else p.pk for p in ordered)
     game.act(SYSTEM, Deal(players=seats, start=start, told=told), version=game.version)
 
+
+#: The columns two seeks must agree on to be matched: the same pace.
+SEEK_PACE_FIELDS = ("speed", "inactivity_days", "clock_seconds", "increment_seconds", "overtime_minutes")
 
 #: The first key of the advisory locks that serialise seek matching (one per language).
 SEEK_LOCK_CLASS = 0x5EE4
@@ -259,6 +289,7 @@ def _join_or_open_seek(
     public: bool = True,
     rated: bool = False,
     extras: bool = True,
+    pace: Pace | None = None,
     preset: str = "wwf",
     challenge: str = "void",
 ) -> Game:
@@ -275,21 +306,21 @@ def _join_or_open_seek(
     own = Game.objects.filter(created_by=creator, status=Game.Status.OPEN, language=language).first()
     if own is not None:
         return own
-    seek = (
+    pace = pace or default_pace(Game.Mode.RANDOM)
+    same_pace = {k: v for k, v in pace_fields(pace).items() if k in SEEK_PACE_FIELDS}
+    mine = seeks.rating_of(creator, language, pace.speed)
+    now = timezone.now()
+    candidates = seeks.eligible_for(
+        creator,
         Game.objects.select_for_update(skip_locked=True)
         .filter(status=Game.Status.OPEN, language=language, mode=Game.Mode.RANDOM, rated=rated)
         .filter(rules_preset=preset, challenge_rule=challenge)
-        .exclude(created_by=creator)
-        .exclude(created_by__in=blocked_ids(creator))
-        # A rated seek pairs bots with bots and people with people.
-        .exclude(rated=True, created_by__is_bot=not creator.is_bot)
-        # A seek opened before its player was suspended waits for the suspension's end.
-        .exclude(created_by__in=suspended_ids())
-        .order_by("created_at", "pk")
-        .first()
-    )
+        .filter(**same_pace),
+    ).order_by("created_at", "pk")
+    # The oldest request whose player's rating is within its window (or the newcomer's).
+    seek = next((c for c in candidates.select_related("created_by") if seeks.within(c, mine, now)), None)
     if seek is None:
-        return _new_game(
+        opened = _new_game(
             creator,
             Game.Mode.RANDOM,
             language,
@@ -297,11 +328,144 @@ def _join_or_open_seek(
             public=public,
             rated=rated,
             extras=extras,
+            pace=pace,
+            seek_rating=mine,
             preset=preset,
             challenge=challenge,
         )
+        for hook in _seek_hooks:
+            hook(opened)
+        realtime.seeks_changed()
+        return opened
     _deal(seek, [seek.created_by, creator], first=None, start=True)
+    realtime.seeks_changed()
     return seek
+
+
+_seek_hooks: list[Callable[[Game], None]] = []
+
+
+def register_seek_opened(hook: Callable[[Game], None]) -> None:
+    """Run ``hook`` in the transaction that opens a random request (``games.tasks``
+    registers the widening of its window from ``GamesConfig.ready``: services never
+    import tasks, which import services)."""
+    if hook not in _seek_hooks:
+        _seek_hooks.append(hook)
+
+
+def accept_seek(*, user: User, game_id: int) -> Game:
+    """``user`` takes up the open request ``game_id`` from the seeks page: any eligible
+    player (not its creator, neither blocked by the other, a rated request person with
+    person and bot with bot, not suspended, within the request's rating window now, below
+    the active-games limit). ``user``'s own open request in that language is withdrawn.
+    Raises ``GameError`` (``seek_gone``, ``seek_out_of_range``, ``blocked``, ...)."""
+    with transaction.atomic():
+        lock_user(user)
+        if Game.objects.active_for(user).count() >= settings.MAX_ACTIVE_GAMES:
+            raise GameError("too_many_games")
+        if suspended_until(user) is not None:
+            raise GameError("suspended")
+        found = Game.objects.filter(pk=game_id, status=Game.Status.OPEN, mode=Game.Mode.RANDOM).first()
+        if found is None:
+            raise GameError("seek_gone")
+        _lock_seeks(found.language)
+        seek = (
+            seeks.eligible_for(
+                user, Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.OPEN)
+            )
+            .select_related("created_by")
+            .first()
+        )
+        if seek is None:
+            # Gone meanwhile, or one this player may not take (their own, blocked...).
+            still_open = Game.objects.filter(pk=game_id, status=Game.Status.OPEN).exists()
+            raise GameError("blocked" if still_open else "seek_gone")
+        if not seeks.within(seek, seeks.rating_of(user, seek.language, seek.speed), timezone.now()):
+            raise GameError("seek_out_of_range")
+        if seek.rated and user.is_bot != seek.created_by.is_bot:
+            raise GameError("bot_rated_human")
+        for own in Game.objects.filter(created_by=user, status=Game.Status.OPEN, language=seek.language):
+            own.act(user, Decline(), version=own.version)
+        _deal(seek, [seek.created_by, user], first=None, start=True)
+        realtime.seeks_changed()
+    return seek
+
+
+def match_waiting(*, game_id: int) -> Game | None:
+    """Pair the open request ``game_id`` with another one its widened window now reaches
+    (the older of the two becomes the game, the other is withdrawn); None when there is
+    none yet, or the request is no longer open. Serialised with every other matching in
+    its language, as joining is."""
+    with transaction.atomic():
+        seek = Game.objects.filter(pk=game_id, status=Game.Status.OPEN, mode=Game.Mode.RANDOM).first()
+        if seek is None:
+            return None
+        _lock_seeks(seek.language)
+        seek = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.OPEN).first()
+        if seek is None:
+            return None
+        now = timezone.now()
+        same_pace = {f: getattr(seek, f) for f in SEEK_PACE_FIELDS}
+        others = (
+            seeks.eligible_for(
+                seek.created_by,
+                Game.objects.select_for_update(skip_locked=True)
+                .filter(
+                    status=Game.Status.OPEN, language=seek.language, mode=Game.Mode.RANDOM, rated=seek.rated
+                )
+                .filter(**same_pace)
+                # The same rules too, as joining asks.
+                .filter(rules_preset=seek.rules_preset, challenge_rule=seek.challenge_rule)
+                .exclude(pk=seek.pk),
+            )
+            .select_related("created_by")
+            .order_by("created_at", "pk")
+        )
+        other = next(
+            (
+                o
+                for o in others
+                if seeks.within(o, seeks.seek_rating(seek), now, own_window=seeks.window(seek, now))
+            ),
+            None,
+        )
+        if other is None:
+            return None
+        older, newer = sorted([seek, other], key=lambda g: (g.created_at, g.pk))
+        newer.act(newer.created_by, Decline(), version=newer.version)
+        _deal(older, [older.created_by, newer.created_by], first=None, start=True)
+        realtime.lobby_changed([older.created_by_id, newer.created_by_id])
+        realtime.seeks_changed()
+    return older
+
+
+def computer_instead(*, user: User, game_id: int, level: str = Seat.Level.MEDIUM) -> Game:
+    """A live request that has waited ``SEEK_COMPUTER_AFTER_SECONDS`` is withdrawn and its
+    player plays the computer at the same pace and rules instead. Raises ``GameError``
+    (``seek_gone``, ``not_invited``: not theirs, ``not_due``: too early or not live)."""
+    with transaction.atomic():
+        seek = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.OPEN).first()
+        if seek is None:
+            raise GameError("seek_gone")
+        if seek.created_by_id != user.pk:
+            raise GameError("not_invited")
+        waited = timezone.now() - seek.created_at
+        if not seek.is_live or waited.total_seconds() < settings.SEEK_COMPUTER_AFTER_SECONDS:
+            raise GameError("not_due")
+        seek.act(user, Decline(), version=seek.version)
+        game = start_game(
+            creator=user,
+            mode=Game.Mode.COMPUTER,
+            language=seek.language,
+            level=level,
+            public=seek.is_public,
+            extras=seek.extras_allowed,
+            pace=seek.pace,
+            preset=seek.rules_preset,
+            challenge=seek.challenge_rule,
+        )
+        realtime.seeks_changed()
+    return game
 
 
 def rematch(*, game: Game, user: object) -> Game:
@@ -344,6 +508,7 @@ def _start_rematch(game: Game, user: User, seat: int) -> Game:
             rematch_of=game,
             public=game.is_public,
             extras=game.extras_allowed,
+            pace=game.pace,
             preset=game.rules_preset,
             challenge=game.challenge_rule,
         )
@@ -357,6 +522,8 @@ def _start_rematch(game: Game, user: User, seat: int) -> Game:
         public=game.is_public,
         extras=game.extras_allowed,
         rated=game.rated,
+        # A tournament game's days a move may be none of those offered: its rematch has them too.
+        pace=game.pace,
         preset=game.rules_preset,
         challenge=game.challenge_rule,
     )
@@ -366,6 +533,7 @@ def _start_rematch(game: Game, user: User, seat: int) -> Game:
 class ExpiryReport:
     timed_out: list[int] = field(default_factory=list)
     reminded: list[int] = field(default_factory=list)
+    aborted: list[int] = field(default_factory=list)
 
 
 def expire_games(*, now: datetime | None = None) -> ExpiryReport:
@@ -383,6 +551,19 @@ def expire_games(*, now: datetime | None = None) -> ExpiryReport:
     for game in Game.objects.due_for_reminder(now).prefetch_related("seats__user"):
         if game.send_turn_reminder(version=game.version, now=now):
             report.reminded.append(game.pk)
+    # Live games nobody moved in whose abort task was lost.
+    unstarted = Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        speed="live",
+        state__moves_played=0,
+        turn_started_at__lte=now - timedelta(seconds=settings.LIVE_ABORT_SECONDS),
+    )
+    for game in unstarted.prefetch_related("seats__user"):
+        try:
+            game.act(SYSTEM, Abort(), version=game.version, now=now)
+        except (GameError, engine.IllegalMove):
+            continue  # a move came first
+        report.aborted.append(game.pk)
     return report
 
 

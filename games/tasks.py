@@ -12,6 +12,9 @@ a task run twice, late, or after the game moved on changes nothing.
   duplicate harmless).
 - :func:`turn_deadline` and :func:`turn_reminder`: deferred to the deadline and to a day
   before it; they do nothing if the game moved on meanwhile.
+- :func:`clock_flag`: a live game's flag, deferred to the moment the clock of the player
+  to move runs out, on the ``clocks`` queue (``games.clocks.CLOCK_QUEUE``), which a worker
+  of its own runs, so that a flag never waits behind other work.
 - :func:`sweep`: the safety net, re-enqueuing itself every ``SWEEP_INTERVAL_SECONDS``
   (the framework has no periodic scheduler): lapsed deadlines and due reminders that no
   task handled, computer turns left waiting, and the players' daily digests.
@@ -26,7 +29,6 @@ that die mid-task are covered by ``games.worker`` (run by every ``manage.py db_w
 from __future__ import annotations
 
 import logging
-import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,25 +39,42 @@ from django_tasks import task
 from django_tasks.base import Task, TaskResultStatus
 
 from games import computer, hooks, outcomes, study
-from games.actions import Computer
-from games.models import Game, GameMovedOn, Transition
+from games.actions import SYSTEM, Abort, Computer
+from games.clocks import CLOCK_QUEUE
+from games.models import Game, GameError, GameMovedOn, Transition
 from games.notify import record_digests
-from games.services import expire_games
+from games.seeks import widen_step
+from games.services import expire_games, match_waiting
 
 logger = logging.getLogger(__name__)
 
 
-def enqueue(task_: Task[Any, Any], *args: Any, at: datetime | None = None) -> bool:
-    """Enqueue ``task_`` now, or to run after ``at``. A backend that cannot defer (the
-    immediate backend some tests use) runs only what is due now; returns whether it was
-    enqueued."""
+def enqueue(
+    task_: Task[Any, Any], *args: Any, at: datetime | None = None, queue: str = "", soon: bool = False
+) -> bool:
+    """Enqueue ``task_`` now, or to run after ``at``, on ``queue`` (the task's own by
+    default) when the backend has it. A backend that cannot defer (the immediate backend
+    the tests use) runs only what is due now, or at once with ``soon`` (a short pause
+    that must not skip the task); returns whether it was enqueued."""
+    backend = task_.get_backend()
+    if queue and (not backend.queues or queue in backend.queues):
+        task_ = task_.using(queue_name=queue)
     if at is not None and at > timezone.now():
-        if not task_.get_backend().supports_defer:
+        if backend.supports_defer:
+            task_.using(run_after=at).enqueue(*args)
+            return True
+        if not soon:
             return False
-        task_.using(run_after=at).enqueue(*args)
-        return True
     task_.enqueue(*args)
     return True
+
+
+def computer_pause(live: bool) -> timedelta:
+    """How long after the turn began the computer answers: a couple of seconds in a live
+    game (``COMPUTER_LIVE_THINK_SECONDS``), ``COMPUTER_MIN_THINK_SECONDS`` otherwise. A
+    delayed start of the task, not a sleep inside it: the worker is free meanwhile."""
+    seconds = settings.COMPUTER_LIVE_THINK_SECONDS if live else settings.COMPUTER_MIN_THINK_SECONDS
+    return timedelta(seconds=seconds)
 
 
 def schedule_followups(transition: Transition) -> None:
@@ -67,10 +86,33 @@ def schedule_followups(transition: Transition) -> None:
     backend (tests) each task runs once that transaction commits
     (``wordgame.task_backends``), never inside it."""
     with transaction.atomic():
+        if (
+            transition.live
+            and transition.status == Game.Status.ACTIVE
+            and transition.turn_deadline is not None
+        ):
+            enqueue(
+                clock_flag,
+                transition.game_id,
+                transition.version,
+                at=transition.turn_deadline,
+                queue=CLOCK_QUEUE,
+            )
+        if transition.abort_at is not None:
+            enqueue(
+                abort_unstarted,
+                transition.game_id,
+                transition.version,
+                at=transition.abort_at,
+                queue=CLOCK_QUEUE,
+            )
         if transition.computer_to_move:
-            enqueue(computer_turn, transition.game_id, transition.version)
-            watchdog_at = timezone.now() + timedelta(seconds=settings.COMPUTER_WATCHDOG_SECONDS)
+            start_at = timezone.now() + computer_pause(transition.live)
+            enqueue(computer_turn, transition.game_id, transition.version, at=start_at, soon=True)
+            watchdog_at = start_at + timedelta(seconds=settings.COMPUTER_WATCHDOG_SECONDS)
             enqueue(computer_watchdog, transition.game_id, transition.version, at=watchdog_at)
+        elif transition.live:
+            pass  # no deadline warnings in a live game: its clocks are on the page
         elif transition.status == Game.Status.ACTIVE and transition.turn_deadline is not None:
             deadline = transition.turn_deadline
             enqueue(turn_deadline, transition.game_id, transition.version, at=deadline)
@@ -93,12 +135,8 @@ def computer_turn(game_id: int, version: int) -> bool:
     seat = game.computer_seat_to_move() if game is not None else None
     if game is None or seat is None:
         return False
-    started = time.monotonic()
+    # The human-looking pause is the task's delayed start (schedule_followups).
     action = computer.decide(game, seat)
-    # A human-looking pause, when configured (0 by default): never slower than that.
-    rest = settings.COMPUTER_MIN_THINK_SECONDS - (time.monotonic() - started)
-    if rest > 0:
-        time.sleep(rest)
     try:
         record = game.act(
             game.pov(Computer(seat.index)), action, version=version, action_id=f"computer:{version}"
@@ -126,6 +164,53 @@ def turn_deadline(game_id: int, version: int) -> bool:
     has passed."""
     game = _game_at(game_id, version)
     return game is not None and game.timeout(version=version) is not None
+
+
+# Enqueued on CLOCK_QUEUE by schedule_followups (on the default queue where a backend
+# has no such queue: some tests' settings).
+@task()
+def clock_flag(game_id: int, version: int) -> bool:
+    """The flag of a live game at ``version``: the player to move loses on time, recorded
+    at the moment their clock ran out, whenever this runs (``Game.timeout`` through
+    ``Game.act`` as the system, the row locked); in the challenge window of the game's
+    last play the flag accepts that play instead (``engine.moves.timeout``). Run twice,
+    late, or after a move that beat the flag, it changes nothing."""
+    game = _game_at(game_id, version)
+    return game is not None and game.is_live and game.timeout(version=version) is not None
+
+
+@task()
+def abort_unstarted(game_id: int, version: int) -> bool:
+    """Call off a live game at ``version`` whose first player has not moved within
+    ``LIVE_ABORT_SECONDS`` (``Abort`` through ``Game.act`` as the system); nothing if a
+    move came first, or run twice."""
+    game = _game_at(game_id, version)
+    if game is None or "abort" not in game.allowed_actions(SYSTEM):
+        return False
+    try:
+        game.act(SYSTEM, Abort(), version=version)
+    except GameError:
+        return False
+    return True
+
+
+def schedule_seek(seek: Game) -> None:
+    """When a random request opens (in its transaction): look again for a match each time
+    its rating window widens (``games.seeks``)."""
+    enqueue(seek_widened, seek.pk, at=seek.created_at + widen_step(seek.is_live))
+
+
+@task()
+def seek_widened(game_id: int) -> bool:
+    """The window of the open request ``game_id`` widened: pair it if another request is
+    now within reach, else look again at the next widening. Nothing once it is closed."""
+    matched = match_waiting(game_id=game_id)
+    if matched is not None:
+        return True
+    seek = Game.objects.filter(pk=game_id, status=Game.Status.OPEN).first()
+    if seek is not None:
+        enqueue(seek_widened, game_id, at=timezone.now() + widen_step(seek.is_live))
+    return False
 
 
 @task()
@@ -179,6 +264,7 @@ def sweep() -> dict[str, list[int]]:
     return {
         "timed_out": report.timed_out,
         "reminded": report.reminded,
+        "aborted": report.aborted,
         "digests": digests,
         "computer": [g for g, _ in stuck],
     }

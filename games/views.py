@@ -165,6 +165,36 @@ def lobby(request: AuthedRequest) -> HttpResponse:
 
 @require_GET
 @login_required
+def seeks(request: AuthedRequest) -> HttpResponse:
+    """Every open request the player may take up, and their own (live over the lobby
+    socket, ``?seeks=1``)."""
+    return render(request, "games/seeks.html", rendering.seeks_context(request.user))
+
+
+@require_POST
+@login_required
+def seek_accept(request: AuthedRequest, game_id: int) -> HttpResponse:
+    try:
+        game = services.accept_seek(user=request.user, game_id=game_id)
+    except GameError as exc:
+        context = {**rendering.seeks_context(request.user), "error": error_message(exc.code)}
+        return render(request, "games/seeks.html", context, status=409)
+    return redirect_to(request, reverse("games:detail", args=[game.pk]))
+
+
+@require_POST
+@login_required
+def seek_computer(request: AuthedRequest, game_id: int) -> HttpResponse:
+    try:
+        game = services.computer_instead(user=request.user, game_id=game_id)
+    except GameError as exc:
+        context = {**rendering.seeks_context(request.user), "error": error_message(exc.code)}
+        return render(request, "games/seeks.html", context, status=409)
+    return redirect_to(request, reverse("games:detail", args=[game.pk]))
+
+
+@require_GET
+@login_required
 def watch(request: AuthedRequest) -> HttpResponse:
     return render(request, "games/watch.html", {"public_games": rendering.public_games(request.user)})
 
@@ -186,6 +216,7 @@ def new_game(request: AuthedRequest) -> HttpResponse:
                 public=bool(data.get("public")),
                 rated=bool(data.get("rated")),
                 extras=bool(data.get("extras")),
+                pace=data.get("pace_value"),
                 preset=data.get("preset") or "wwf",
                 challenge=data.get("challenge") or "void",
             )

@@ -31,7 +31,10 @@ if XDIST_WORKER:
     os.environ.setdefault("CHANNEL_LAYER_PREFIX", f"asgi-{XDIST_WORKER}")
     os.environ.setdefault("CACHE_KEY_PREFIX", f"wordgame-{XDIST_WORKER}")
 IMMEDIATE_TASKS = {
-    "default": {"BACKEND": "wordgame.task_backends.ImmediateAfterCommitBackend", "QUEUES": ["default"]}
+    "default": {
+        "BACKEND": "wordgame.task_backends.ImmediateAfterCommitBackend",
+        "QUEUES": ["default", "clocks"],
+    }
 }
 
 

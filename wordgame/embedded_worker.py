@@ -43,20 +43,27 @@ def start(loop: asyncio.AbstractEventLoop) -> bool:
             return False
         from django_tasks_db.management.commands.db_worker import Worker
 
-        worker = Worker(
-            queue_names=["default"],
-            interval=0.2,
-            batch=False,
-            backend_name="default",
-            startup_delay=False,
-            max_tasks=None,
-            worker_id="embedded",
-            excluded_queue_names=[],
-        )
+        from games.clocks import CLOCK_QUEUE
+
+        # Two workers: live clocks' flags have one of their own, never behind other work.
+        threads = []
+        for queues, name in ((["default"], "embedded"), ([CLOCK_QUEUE], "embedded-clocks")):
+            worker = Worker(
+                queue_names=queues,
+                interval=0.2,
+                batch=False,
+                backend_name="default",
+                startup_delay=False,
+                max_tasks=None,
+                worker_id=name,
+                excluded_queue_names=[],
+            )
+            threads.append(threading.Thread(target=worker.run, name=f"{name}-task-worker", daemon=True))
         _server_loop = loop
-        _thread = threading.Thread(target=worker.run, name="embedded-task-worker", daemon=True)
-        liveloop.attach(loop, _thread)
-        _thread.start()
+        _thread = threads[0]
+        liveloop.attach(loop, *threads)
+        for thread in threads:
+            thread.start()
     logger.info("task worker started inside the server process")
     return True
 

@@ -372,6 +372,17 @@ MAX_PENDING_INVITATIONS = env_int("MAX_PENDING_INVITATIONS", 10)
 CHAT_LINES_PER_MINUTE = env_int("CHAT_LINES_PER_MINUTE", 20)
 INACTIVITY_DAYS_RANDOM = env_int("INACTIVITY_DAYS_RANDOM", 5)
 INACTIVITY_DAYS_FRIEND = env_int("INACTIVITY_DAYS_FRIEND", 11)
+# Live games (games/pace.py, games/clocks.py). LIVE_CLOCK_SECONDS, for tests only: every
+# live clock gets that many seconds instead of its minutes (0: off).
+LIVE_CLOCK_SECONDS = env_int("LIVE_CLOCK_SECONDS", 0)
+# A live game whose first player has not moved this long after it began is aborted.
+LIVE_ABORT_SECONDS = env_int("LIVE_ABORT_SECONDS", 60)
+# Open seeks (games/seeks.py): players meet within SEEK_WINDOW rating points each way,
+# SEEK_WIDEN more for each minute (live) or hour (correspondence) a request waited; a
+# live request offers its player the computer after SEEK_COMPUTER_AFTER_SECONDS.
+SEEK_WINDOW = env_int("SEEK_WINDOW", 200)
+SEEK_WIDEN = env_int("SEEK_WIDEN", 100)
+SEEK_COMPUTER_AFTER_SECONDS = env_int("SEEK_COMPUTER_AFTER_SECONDS", 30)
 
 # Tournaments: the spread a bye and a forfeit count for (as TSH records them), the
 # defaults for a new tournament, which keeps its own.
@@ -392,7 +403,8 @@ TASKS = {
             if TASKS_BACKEND == "database"
             else "wordgame.task_backends.ImmediateAfterCommitBackend"
         ),
-        "QUEUES": ["default"],
+        # "clocks": live games' flags (games/clocks.py), run by a worker of its own.
+        "QUEUES": ["default", "clocks"],
     }
 }
 # Seconds after which a computer turn not played yet is enqueued again (its worker may
@@ -406,6 +418,8 @@ TASK_MAX_ATTEMPTS = env_int("TASK_MAX_ATTEMPTS", 3)
 TASK_LEASE_CHECK_SECONDS = env_int("TASK_LEASE_CHECK_SECONDS", 60)
 # The least time the computer takes to answer (a human-looking pause); 0: at once.
 COMPUTER_MIN_THINK_SECONDS = env_int("COMPUTER_MIN_THINK_SECONDS", 0)
+# In a live game the computer answers this long after its turn began (a delayed start).
+COMPUTER_LIVE_THINK_SECONDS = env_int("COMPUTER_LIVE_THINK_SECONDS", 2)
 # Paid extras: their prices in coins, and how long a position's play scores stay cached
 # for word strength.
 EXTRA_PRICE_TILE_BAG = env_int("EXTRA_PRICE_TILE_BAG", 5)

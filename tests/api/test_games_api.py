@@ -356,6 +356,7 @@ def test_too_many_games(api_as: Any, ana: Any, settings: Any) -> None:
         "username": "ana",
         "coins": 0,
         "ratings": {},
+        "live_ratings": {},
         "active_games": 1,
         "max_active_games": 1,
     }

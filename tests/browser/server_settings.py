@@ -25,7 +25,7 @@ TASKS = {"default": {"BACKEND": "wordgame.task_backends.ImmediateAfterCommitBack
 if os.environ.get("WORDGAME_TEST_TASKS") == "database":
     # tests/browser/test_embedded_worker.py: the queue in the database, worked by the
     # worker inside the server process (EMBEDDED_TASK_WORKER), as under `make run`.
-    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "clocks"]}}
 # The sign-up counter lives in Redis when it is configured and outlives a test run: the
 # browser tests sign players up from 127.0.0.1 many times an hour (tests/conftest.py
 # raises the limit the same way in the test process).

@@ -28,10 +28,17 @@ ROOT = Path(django_settings.BASE_DIR)
 
 WORKER = """
 import sys
+import time
 import django
 from django.conf import settings
 settings.DATABASES["default"]["NAME"] = sys.argv[1]
 django.setup()
+from games import computer
+think = float(sys.argv[2])
+if think:
+    # A slow thinker (the computer's own pause is a delayed start, not a sleep in the task).
+    decide = computer.decide
+    computer.decide = lambda game, seat: (time.sleep(think), decide(game, seat))[1]
 from django.core.management import call_command
 call_command("db_worker", interval=0.1, startup_delay=False, reload=False, verbosity=0)
 """
@@ -39,14 +46,9 @@ call_command("db_worker", interval=0.1, startup_delay=False, reload=False, verbo
 
 def start_worker(*, think_seconds: int) -> subprocess.Popen[str]:
     """A task worker on this test's database; it thinks at least ``think_seconds``."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "wordgame.settings",
-        "TASKS_BACKEND": "database",
-        "COMPUTER_MIN_THINK_SECONDS": str(think_seconds),
-    }
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "wordgame.settings", "TASKS_BACKEND": "database"}
     return subprocess.Popen(
-        [sys.executable, "-c", WORKER, str(connection.settings_dict["NAME"])],
+        [sys.executable, "-c", WORKER, str(connection.settings_dict["NAME"]), str(think_seconds)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
