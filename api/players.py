@@ -428,11 +428,14 @@ class ArchiveQuery(Schema):
     language: str = Field(default="", max_length=8)
     result: Literal["", "win", "loss", "draw"] = ""
     mode: Literal["", "friend", "random", "computer"] = ""
+    pace: Literal["", "correspondence", "live"] = Field(
+        default="", description="Live games (with clocks) or correspondence games."
+    )
     rated: bool | None = None
     tournament: bool | None = None
     since: date | None = Field(default=None, description="Finished on or after this day.")
     until: date | None = Field(default=None, description="Finished on or before this day.")
-    end_reason: Literal["", "out", "scoreless", "resign", "timeout"] = ""
+    end_reason: Literal["", "out", "scoreless", "resign", "timeout", "turns"] = ""
     word: str = Field(
         default="", max_length=32, description="A word either side formed (any case, blanks too)."
     )
@@ -444,6 +447,7 @@ class ArchiveGameOut(Schema):
     id: int
     language: str
     mode: str
+    pace: str
     rated: bool
     public: bool
     end_reason: str
@@ -474,6 +478,7 @@ class ArchiveOut(Schema):
                     "id": 42,
                     "language": "en",
                     "mode": "friend",
+                    "pace": "3d",
                     "rated": True,
                     "public": True,
                     "end_reason": "out",
@@ -515,6 +520,7 @@ def player_games(request: HttpRequest, username: str, query: Query[ArchiveQuery]
         language=query.language,
         result=query.result,
         mode=query.mode,
+        pace=query.pace,
         rated=query.rated,
         tournament=query.tournament,
         since=query.since,
@@ -537,6 +543,7 @@ def player_games(request: HttpRequest, username: str, query: Query[ArchiveQuery]
                 "id": item.game_id,
                 "language": item.language,
                 "mode": item.mode,
+                "pace": item.pace,
                 "rated": item.rated,
                 "public": item.is_public,
                 "end_reason": item.end_reason,

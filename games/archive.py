@@ -61,6 +61,7 @@ class Filters:
     language: str = ""
     result: str = ""  # win, loss or draw, for the archive's player
     mode: str = ""
+    pace: str = ""  # live or correspondence (``games.pace.SPEEDS``)
     rated: bool | None = None
     tournament: bool | None = None  # played in a tournament, or not
     since: date | None = None  # finished on or after this day
@@ -121,6 +122,8 @@ def narrowed(games: QuerySet[Game], player: User, filters: Filters) -> QuerySet[
         games = games.filter(language=filters.language)
     if filters.mode:
         games = games.filter(mode=filters.mode)
+    if filters.pace:
+        games = games.filter(speed=filters.pace)
     if filters.rated is not None:
         games = games.filter(rated=filters.rated)
     if filters.end_reason:
@@ -192,6 +195,8 @@ class Item:
     game_id: int
     language: str
     mode: str
+    pace: str  # the pace's code ("3d", "10+5")
+    pace_label: str
     rated: bool
     is_public: bool
     end_reason: str
@@ -244,6 +249,8 @@ def items(games: Iterable[Game], player: User, viewer: User) -> tuple[Item, ...]
                 game_id=game.pk,
                 language=view.language,
                 mode=view.mode,
+                pace=view.pace.code,
+                pace_label=view.pace.label(),
                 rated=view.rated,
                 is_public=view.is_public,
                 end_reason=view.end_reason,
@@ -362,6 +369,7 @@ def record(game: Game, player: User, viewer: User) -> dict[str, Any]:
         "id": view.pk,
         "language": view.language,
         "mode": view.mode,
+        "pace": view.pace.code,
         "rated": view.rated,
         "public": view.is_public,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,

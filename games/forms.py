@@ -19,7 +19,7 @@ from games.actions import Exchange, Play
 from games.archive import Filters
 from games.messages import ERROR_MESSAGES, error_message
 from games.models import Game, Seat
-from games.pace import MAX_INCREMENT, Pace
+from games.pace import MAX_INCREMENT, SPEED_CHOICES, Pace
 from games.pace import choices as pace_choices
 
 # Lazy: translated when the error is shown, in the language of that request.
@@ -272,6 +272,7 @@ class ArchiveForm(forms.Form):
         required=False,
     )
     mode = forms.ChoiceField(label=_("Mode"), choices=[("", _("Any")), *Game.Mode.choices], required=False)
+    pace = forms.ChoiceField(label=_("Pace"), choices=[("", _("Any")), *SPEED_CHOICES], required=False)
     rated = forms.ChoiceField(label=_("Rated"), choices=YES_NO, required=False)
     tournament = forms.ChoiceField(label=_("Tournament game"), choices=YES_NO, required=False)
     since = forms.DateField(
@@ -294,6 +295,7 @@ class ArchiveForm(forms.Form):
             language=data["language"],
             result=data["result"],
             mode=data["mode"],
+            pace=data["pace"],
             rated=yes_no.get(data["rated"]),
             tournament=yes_no.get(data["tournament"]),
             since=data["since"],

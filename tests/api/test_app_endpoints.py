@@ -122,6 +122,19 @@ def test_archive_filters_cursor_and_privacy(api_as: Api, ana: Any, ben: Any, cle
     assert (bad.status_code, bad.json()["error"]) == (400, "bad_cursor")
 
 
+def test_archive_pace_filter(api_as: Api, ana: Any, ben: Any) -> None:
+    now = timezone.now()
+    correspondence = make_finished_game(ana, ben, finished_at=now - timedelta(minutes=1))
+    live = make_finished_game(ana, ben, finished_at=now)
+    Game.objects.filter(pk=live.pk).update(speed="live", clock_seconds=300, increment_seconds=5)
+    found = api_as(ana).get("/players/ana/games?pace=live").json()["games"]
+    assert [(g["id"], g["pace"]) for g in found] == [(live.pk, "5+5")]
+    found = api_as(ana).get("/players/ana/games?pace=correspondence").json()["games"]
+    assert [g["id"] for g in found] == [correspondence.pk]
+    bad = api_as(ana).get("/players/ana/games?pace=blitz")
+    assert bad.status_code == 400
+
+
 def test_study_list(api_as: Api, ana: Any, ben: Any) -> None:
     StudyItem.objects.create(
         user=ana, language="en", word="QUIXOTIC", kind="bingo", rack="QUIXOTC", score=90, move_number=3

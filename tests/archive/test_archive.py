@@ -151,7 +151,18 @@ def test_a_page_costs_the_same_queries_whatever_the_filters_and_depth(ana: Any, 
     for filters, cursor in (
         (Filters(), ""),
         (Filters(), first.next_cursor),
-        (Filters(opponent="ben", result="win", word="cat", language="en", rated=True, tournament=False), ""),
+        (
+            Filters(
+                opponent="ben",
+                result="win",
+                word="cat",
+                language="en",
+                rated=True,
+                tournament=False,
+                pace="live",
+            ),
+            "",
+        ),
     ):
         with CaptureQueriesContext(connection) as queries:
             archive.page(ana, ana, filters, cursor=cursor, size=4)
@@ -212,3 +223,21 @@ def test_tournament_filter(ana: Any, ben: Any) -> None:
     assert ids(ana, ana, Filters(tournament=True)) == [played.pk]
     assert ids(ana, ana, Filters(tournament=False)) == [friendly.pk]
     assert ids(ana, ana, Filters(tournament=True, result="win" if loser == ben else "loss")) == [played.pk]
+
+
+def test_the_pace_filter_keeps_live_or_correspondence_games(ana: Any, ben: Any) -> None:
+    now = timezone.now()
+    correspondence = make_finished_game(ana, ben, winner=0, finished_at=now - timedelta(days=1))
+    live = make_finished_game(ana, ben, winner=1, finished_at=now)
+    Game.objects.filter(pk=live.pk).update(speed="live", clock_seconds=300, increment_seconds=5)
+    assert ids(ana, ana, Filters(pace="live")) == [live.pk]
+    assert ids(ana, ana, Filters(pace="correspondence", opponent="ben")) == [correspondence.pk]
+    assert ids(ana, ana, Filters()) == [live.pk, correspondence.pk]
+    client = Client()
+    client.force_login(ana)
+    page = client.get(reverse("archive:games", args=["ana"]), {"pace": "live"}).content.decode()
+    assert f"/games/{live.pk}/" in page
+    assert f"/games/{correspondence.pk}/" not in page
+    assert "5 min + 5 s" in page or "5+5" in page or "Live" in page  # the pace's label
+    refused = client.get(reverse("archive:games", args=["ana"]), {"pace": "blitz"})
+    assert f"/games/{live.pk}/" not in refused.content.decode()
