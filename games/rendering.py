@@ -366,6 +366,8 @@ def view_names(view: GameView) -> Context:
 
 
 def result_text(view: GameView) -> str:
+    if len(view.seats) == 1:  # a solo challenge: nobody to win against
+        return gettext("Final score %(score)s") % {"score": view.seats[0].score}
     scores = "–".join(str(s.score) for s in view.seats)
     winner = view.winner
     if winner is None:

@@ -232,7 +232,11 @@ def new_game(request: AuthedRequest) -> HttpResponse:
 @login_required
 @game_view()
 def detail(request: AuthedRequest, game: Game, pov: Pov) -> HttpResponse:
-    return render(request, "games/game.html", rendering.game_context(live.page_view(game, pov)))
+    context = rendering.game_context(live.page_view(game, pov))
+    # What an app above games says of this game (its tournament and round, a solo
+    # challenge's target and stars), on the page only: pushes read nothing more.
+    context["game_note"] = hooks.lobby_notes([game.pk], request.user).get(game.pk)
+    return render(request, "games/game.html", context)
 
 
 @require_GET

@@ -65,6 +65,21 @@ def test_stars_follow_the_engines_total_for_the_seed(ana: Any, ben: Any) -> None
     assert [c.pk for c in solo.day_table("en", daily.day)] == [daily.pk, other.pk]
 
 
+def test_the_game_page_of_a_challenge_shows_its_target_stars_and_final_score(ana: Any) -> None:
+    from django.test import Client
+
+    challenge = solo.start(user=ana, language="en", kind="practice")
+    client = Client()
+    client.force_login(ana)
+    page = client.get(f"/games/{challenge.game.pk}/").content.decode()
+    assert f"target {challenge.greedy_total}" in page
+    play_greedily(challenge.game, ana)
+    page = client.get(f"/games/{challenge.game.pk}/").content.decode()
+    assert "★★★" in page
+    assert f"Final score {challenge.greedy_total}" in page
+    assert " won " not in page
+
+
 def test_star_thresholds() -> None:
     assert [solo.stars_for(s, 100) for s in (0, 59, 60, 79, 80, 99, 100, 140)] == [0, 0, 1, 1, 2, 2, 3, 3]
 
