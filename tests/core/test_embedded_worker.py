@@ -44,5 +44,5 @@ def test_a_send_from_the_worker_thread_runs_on_the_servers_loop(
     # Any other thread: its own loop, as async_to_sync gives it.
     assert liveloop.run_coroutine(which_loop) is not server_loop
     monkeypatch.setattr(liveloop, "_server_loop", server_loop)
-    monkeypatch.setattr(liveloop, "_thread", threading.current_thread())  # as the worker
+    monkeypatch.setattr(liveloop, "_threads", frozenset({threading.current_thread()}))  # as a worker
     assert liveloop.run_coroutine(which_loop) is server_loop
