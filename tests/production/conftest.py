@@ -162,6 +162,15 @@ def test_db_name() -> str:
     return str(connection.settings_dict["NAME"])
 
 
+@pytest.fixture(autouse=True)
+def _servers_share_a_cache_of_this_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The servers a test starts share one cache key prefix, of this test alone: the rate
+    limiter's counts (sign-ups and log-ins from 127.0.0.1) live in the shared Redis, and
+    with a prefix per xdist worker the servers of earlier tests had used up a later test's
+    sign-up allowance (429). Inherited through :func:`server_env`."""
+    monkeypatch.setenv("CACHE_KEY_PREFIX", f"wordgame-{uuid.uuid4().hex[:12]}")
+
+
 def server_env(**overrides: str) -> dict[str, str]:
     env = {
         **os.environ,

