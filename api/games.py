@@ -42,7 +42,6 @@ from api.schemas import (
 from games import extras, seeks, services
 from games.actions import Accept, AcceptPlay, Action, Challenge, Decline, Exchange, Pass, Play, Resign
 from games.gameview import ExtraView, brief_for, seen, view_for
-from games.messages import error_message
 from games.models import Game
 from games.pace import Pace
 from games.records import gcg_text
@@ -334,25 +333,7 @@ def preview(request: HttpRequest, game_id: int, body: PreviewIn) -> Any:
     pages' free preview). A play the rules refuse answers ``valid: false`` with the
     engine's code."""
     game = visible(request, game_id)
-    try:
-        evaluation = game.preview(game.pov(request.user), placements(body.tiles))
-    except engine.IllegalMove as exc:
-        return {
-            "valid": False,
-            "score": 0,
-            "bingo": False,
-            "words": [],
-            "error": exc.code,
-            "message": error_message(exc.code, words=exc.words),
-        }
-    return {
-        "valid": True,
-        "score": evaluation.score,
-        "bingo": evaluation.bingo,
-        "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
-        "error": None,
-        "message": None,
-    }
+    return representation.preview(lambda: game.preview(game.pov(request.user), placements(body.tiles)))
 
 
 @router.get(

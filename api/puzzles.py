@@ -12,6 +12,7 @@ from ninja import Router, Schema
 from pydantic import Field
 
 import engine
+from api import representation
 from api.auth import signed_in
 from api.errors import ApiError
 from api.games import REFUSALS, placements
@@ -347,25 +348,7 @@ def duel_answer(request: HttpRequest, duel_id: int, body: PuzzleAnswerIn) -> Any
 )
 def duel_preview(request: HttpRequest, duel_id: int, body: PreviewIn) -> Any:
     duel = found_duel(request, duel_id)
-    try:
-        evaluation = duels.evaluate(duel, placements(body.tiles))
-    except engine.IllegalMove as exc:
-        return {
-            "valid": False,
-            "score": 0,
-            "bingo": False,
-            "words": [],
-            "error": exc.code,
-            "message": play_message(exc.code, words=exc.words),
-        }
-    return {
-        "valid": True,
-        "score": evaluation.score,
-        "bingo": evaluation.bingo,
-        "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
-        "error": None,
-        "message": None,
-    }
+    return representation.preview(lambda: duels.evaluate(duel, placements(body.tiles)))
 
 
 @router.get(
@@ -441,25 +424,7 @@ def answer_day(request: HttpRequest, language: str, day: str, body: PuzzleAnswer
 def preview(request: HttpRequest, language: str, day: str, body: PreviewIn) -> Any:
     """Check and score tiles on the puzzle, changing nothing (the page's preview)."""
     puzzle = find(language, day)
-    try:
-        evaluation = services.evaluate(puzzle, placements(body.tiles))
-    except engine.IllegalMove as exc:
-        return {
-            "valid": False,
-            "score": 0,
-            "bingo": False,
-            "words": [],
-            "error": exc.code,
-            "message": play_message(exc.code, words=exc.words),
-        }
-    return {
-        "valid": True,
-        "score": evaluation.score,
-        "bingo": evaluation.bingo,
-        "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
-        "error": None,
-        "message": None,
-    }
+    return representation.preview(lambda: services.evaluate(puzzle, placements(body.tiles)))
 
 
 def answer(request: HttpRequest, puzzle: Puzzle, body: PuzzleAnswerIn) -> Any:

@@ -9,7 +9,11 @@ beside its username, wherever a player is named.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import engine
 from games.gameview import GameView, LogNote, SeatView
+from games.messages import error_message
 from games.models import Game
 from games.pace import Pace
 
@@ -141,3 +145,28 @@ def move_list(view: GameView, names: dict[int, str]) -> list[dict[str, object]]:
             }
         )
     return lines
+
+
+def preview(evaluate: Callable[[], engine.Evaluation]) -> dict[str, object]:
+    """The answer of a preview (``PreviewOut``): the score and words of what ``evaluate``
+    found, or why the engine refused the play, changing nothing. The game's, the daily
+    puzzle's and a rack duel's previews answer alike."""
+    try:
+        evaluation = evaluate()
+    except engine.IllegalMove as exc:
+        return {
+            "valid": False,
+            "score": 0,
+            "bingo": False,
+            "words": [],
+            "error": exc.code,
+            "message": error_message(exc.code, words=exc.words),
+        }
+    return {
+        "valid": True,
+        "score": evaluation.score,
+        "bingo": evaluation.bingo,
+        "words": [{"word": w.word, "score": w.score} for w in evaluation.words],
+        "error": None,
+        "message": None,
+    }
