@@ -225,11 +225,14 @@ def streak(user: User, language: str, *, now: datetime | None = None) -> int:
             user=user, rated=True, puzzle__language=language, puzzle__day__gte=current - timedelta(days=400)
         ).values_list("puzzle__day", flat=True)
     )
-    day = current if current in days else current - timedelta(days=1)
+    return days_in_a_row(days, current if current in days else current - timedelta(days=1))
+
+
+def days_in_a_row(days: set[date], last: date) -> int:
+    """How many days of ``days`` run back without a gap from ``last``."""
     count = 0
-    while day in days:
+    while last - timedelta(days=count) in days:
         count += 1
-        day -= timedelta(days=1)
     return count
 
 
@@ -246,10 +249,7 @@ def streaks_to_remind(day: date) -> list[tuple[int, str, int]]:
     for (user_id, language), days in sorted(answered.items()):
         if day in days or day - timedelta(days=1) not in days:
             continue
-        count, current = 0, day - timedelta(days=1)
-        while current in days:
-            count, current = count + 1, current - timedelta(days=1)
-        open_streaks.append((user_id, language, count))
+        open_streaks.append((user_id, language, days_in_a_row(days, day - timedelta(days=1))))
     return open_streaks
 
 
