@@ -277,14 +277,18 @@ def ensure_sweep() -> bool:
     (``games.worker``), so a sweep lost with its worker starts again. Returns whether it
     enqueued one. The recurring tasks of the apps above games are made sure of here
     too (``games.hooks.keep_chains``)."""
-    from django_tasks_db.models import DBTaskResult
-
     hooks.keep_chains()
-    backend = sweep.get_backend()
-    if not backend.supports_defer:
-        return False
-    waiting = DBTaskResult.objects.filter(task_path=sweep.module_path, status=TaskResultStatus.READY)
-    if waiting.exists():
+    if not chain_missing(sweep, TaskResultStatus.READY):
         return False
     enqueue(sweep, at=timezone.now() + timedelta(seconds=settings.SWEEP_INTERVAL_SECONDS))
     return True
+
+
+def chain_missing(task_: Task[Any, Any], *statuses: TaskResultStatus) -> bool:
+    """Whether a recurring task's chain needs starting: its backend can defer (the
+    immediate one cannot: nothing to keep) and no run of it is in ``statuses``."""
+    from django_tasks_db.models import DBTaskResult
+
+    if not task_.get_backend().supports_defer:
+        return False
+    return not DBTaskResult.objects.filter(task_path=task_.module_path, status__in=statuses).exists()

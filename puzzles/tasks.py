@@ -22,7 +22,7 @@ from django_tasks.base import TaskResultStatus
 
 import engine
 from accounts.models import User
-from games.tasks import enqueue
+from games.tasks import chain_missing, enqueue
 from puzzles import services
 
 logger = logging.getLogger(__name__)
@@ -93,15 +93,7 @@ def ensure_nightly_choice() -> bool:
     """Start the nightly chain (today's puzzles now, the next run at midnight, UTC) unless
     a run of it is waiting or under way; whether it enqueued one. Nothing to keep on a
     backend that cannot defer (the tests' immediate one: a page chooses on demand)."""
-    from django_tasks_db.models import DBTaskResult
-
-    if not choose_daily_puzzles.get_backend().supports_defer:
-        return False
-    chain = DBTaskResult.objects.filter(
-        task_path=choose_daily_puzzles.module_path,
-        status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING],
-    )
-    if chain.exists():
+    if not chain_missing(choose_daily_puzzles, TaskResultStatus.READY, TaskResultStatus.RUNNING):
         return False
     enqueue(choose_daily_puzzles, services.today().isoformat(), True)
     return True
