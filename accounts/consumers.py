@@ -12,14 +12,13 @@ import json
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import trans_real
 
 from accounts import realtime
-from accounts.livesocket import LiveSocket
+from accounts.livesocket import LiveSocket, off_thread
 from accounts.models import User
 
 #: A client may ask for a fresh snapshot at most this often (seconds).
@@ -95,7 +94,7 @@ class UserConsumer(LiveSocket):
 
     async def push(self) -> None:
         assert self.user_id is not None, "joined as a signed-in user (connect)"
-        html = await database_sync_to_async(header_fragments)(self.user_id, self.language)
+        html = await off_thread(header_fragments)(self.user_id, self.language)
         await self.send(text_data=html)
 
 

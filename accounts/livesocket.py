@@ -13,16 +13,27 @@ subscriptions; and an end when what signed the socket in has ended.
   token) it closes with ``SIGNED_OUT``, on which the page does not reconnect, when the
   session that opened it has ended or no longer signs that user in. Across processes
   through the channel layer, like every push.
+- **Off the shared thread.** Channels runs every consumer's synchronous code (its
+  ``database_sync_to_async`` and Django's async ORM) on one thread per process, while
+  each HTTP request gets a thread of its own. A socket's database reads therefore run on
+  ``socket_threads`` (:func:`off_thread`): the handshake (the session's user,
+  :class:`SessionUser`; who the viewer is to the game) and the renders. On the one
+  thread they queued behind each other while each waited for a pooled connection, and
+  under a load of page views handshakes outlasted Daphne's 5 s connect timeout
+  (tests/production/test_db_pool.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
+from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -40,6 +51,28 @@ LAYER_LOST: tuple[type[Exception], ...] = (RedisError,)
 #: not on 4401.
 SERVICE_RESTART = 4012
 SIGNED_OUT = 4401
+
+#: Sockets' database reads and renders run on these threads. Each holds a pooled database
+#: connection only while it runs (``DB_POOL_MAX_SIZE`` bounds all).
+SOCKET_THREADS = 4
+socket_threads = ThreadPoolExecutor(max_workers=SOCKET_THREADS, thread_name_prefix="socket")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def off_thread(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """``function`` run on a socket thread (database connections closed after, as
+    ``database_sync_to_async`` does)."""
+    return database_sync_to_async(function, thread_sensitive=False, executor=socket_threads)
+
+
+class SessionUser(AuthMiddleware):
+    """Channels' ``AuthMiddleware`` (the session's user in ``scope["user"]``), resolved on
+    a socket thread instead of the one shared thread."""
+
+    async def resolve_scope(self, scope: Any) -> None:
+        scope["user"]._wrapped = await off_thread(get_user.func)(scope)
 
 
 def still_signed_in(session_key: str | None, user_id: int) -> bool:
@@ -100,7 +133,7 @@ class LiveSocket(AsyncWebsocketConsumer):
         mine = session_digest(str(key)) if key else None
         if mine is not None and event.get("kept") == mine:
             return  # the session that changed the password: its key rotated, it stays
-        if (mine is not None and event.get("ended") == mine) or not await database_sync_to_async(
-            still_signed_in
-        )(key, self.user_id):
+        if (mine is not None and event.get("ended") == mine) or not await off_thread(still_signed_in)(
+            key, self.user_id
+        ):
             await self.close(code=SIGNED_OUT)

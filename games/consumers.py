@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from channels.db import database_sync_to_async
-
 from accounts.consumers import viewer_language
-from accounts.livesocket import LiveSocket
+from accounts.livesocket import LiveSocket, off_thread
 from games import live, realtime, rendering
 from games.models import Game
 from games.pov import Pov
@@ -66,7 +64,7 @@ class GameConsumer(ViewerConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        pov = await database_sync_to_async(live.watched_pov)(self.game_id, self.scope.get("user"))
+        pov = await live.off_thread(live.watched_pov)(self.game_id, self.scope.get("user"))
         if pov is None:
             await self.close()
             return
@@ -84,7 +82,8 @@ class GameConsumer(ViewerConsumer):
 
     async def is_live_now(self) -> bool:
         """Whether this is a live game under way (its players are shown away or present)."""
-        return await Game.objects.filter(pk=self.game_id, speed="live", status=Game.Status.ACTIVE).aexists()
+        live_now = Game.objects.filter(pk=self.game_id, speed="live", status=Game.Status.ACTIVE)
+        return await off_thread(live_now.exists)()
 
     def take(self, pov: Pov) -> None:
         """Keep ``pov``, counting this socket among the game's seated players' here."""
@@ -151,7 +150,7 @@ class GameConsumer(ViewerConsumer):
         this version, a delta when the game moved on by one, else the snapshot (a task
         worker's change whose live update did not reach this process). The version alone
         is read first: a check that finds nothing costs one small query."""
-        now = await Game.objects.filter(pk=self.game_id).values_list("version", flat=True).afirst()
+        now = await off_thread(Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first)()
         if self.shown is not None and now == self.shown.version:
             return
         await self.send_update(self.shown, now)
@@ -177,7 +176,7 @@ class AnalysisConsumer(ViewerConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         user = self.scope.get("user")
         watchable = Game.objects.watchable_by(user).filter(pk=self.game_id, status=Game.Status.FINISHED)
-        if not await watchable.aexists():
+        if not await off_thread(watchable.exists)():
             await self.close()
             return
         await self.join(realtime.game_group(self.game_id))

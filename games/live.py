@@ -25,18 +25,17 @@ import threading
 import time
 import uuid
 from collections import Counter, OrderedDict
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts import metrics
+from accounts.livesocket import off_thread
 from accounts.models import User
 from games import notify, rendering
 from games.actions import ENGINE_ACTION_KINDS, Action
@@ -437,7 +436,7 @@ async def stay_present(game_id: int, user_id: int) -> None:
         while True:
             await presence.amark_present(user_id, game_id)
             # Looking at the game during their turn counts as warned (games.rules._extend).
-            await database_sync_to_async(notify.on_viewed)(game_id, user_id)
+            await off_thread(notify.on_viewed)(game_id, user_id)
             await asyncio.sleep(max(1.0, settings.PRESENCE_SECONDS / 3))
     finally:
         with contextlib.suppress(Exception):
@@ -453,22 +452,8 @@ async def stop(task: asyncio.Task[None]) -> None:
 
 # ----- render threads and render sharing ----------------------------------------------
 
-#: Renders for sockets run on these threads. ``database_sync_to_async`` would run them
-#: all on the process's one thread for consumers' synchronous code (HTTP requests get a
-#: thread each, consumers share one): a render spends much of its time waiting for
-#: PostgreSQL, and on one thread those waits queue behind each other. Each thread holds a
-#: pooled database connection only while it renders (``DB_POOL_MAX_SIZE`` bounds all).
-RENDER_THREADS = 4
-render_threads = ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
-
 P = ParamSpec("P")
 R = TypeVar("R")
-
-
-def off_thread(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """``function`` run on a render thread (database connections closed after, as
-    ``database_sync_to_async`` does)."""
-    return database_sync_to_async(function, thread_sensitive=False, executor=render_threads)
 
 
 def in_language(language: str, render: Callable[P, R]) -> Callable[P, R]:

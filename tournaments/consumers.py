@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts.livesocket import off_thread
 from games import live
 from games.consumers import ViewerConsumer
 from tournaments import realtime, rendering
@@ -18,7 +19,7 @@ class TournamentConsumer(ViewerConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         # Standings and pairings are public, like the page itself.
-        if not await Tournament.objects.filter(pk=self.tournament_id).aexists():
+        if not await off_thread(Tournament.objects.filter(pk=self.tournament_id).exists)():
             await self.close()
             return
         await self.join(realtime.tournament_group(self.tournament_id))

@@ -17,10 +17,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wordgame.settings")
 # Django must be set up before anything imports models (the routing modules do).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from accounts.livesocket import SessionUser  # noqa: E402
 from wordgame.embedded_worker import StartsEmbeddedWorker  # noqa: E402
 from wordgame.middleware import (  # noqa: E402
     EndsStartedResponses,
@@ -71,7 +72,9 @@ application = StartsEmbeddedWorker(
         {
             "http": EndsStartedResponses(django_asgi_app),
             "websocket": OriginValidator(
-                AuthMiddlewareStack(WebSocketAccessLog(URLRouter(websocket_urlpatterns)))
+                CookieMiddleware(
+                    SessionMiddleware(SessionUser(WebSocketAccessLog(URLRouter(websocket_urlpatterns))))
+                )
             ),
         }
     )

@@ -66,6 +66,9 @@ def test_connections_per_process_stay_bounded_under_load(
         # Viewers coming and going: each consumer reads the game for its snapshot. A
         # handshake Daphne gave up on (its 5 s connect timeout, on a machine this test
         # saturates) is counted apart and the viewer comes again, as a page's socket does.
+        # Before the handshakes' reads ran on socket threads (accounts.livesocket.off_thread)
+        # they queued on Channels' one thread behind each other's pool waits: in CI every
+        # handshake of this test timed out.
         while time.monotonic() < stop_at:
             try:
                 with visitor.websocket(f"/ws/games/{game.pk}/") as socket:
