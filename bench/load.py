@@ -4,7 +4,8 @@ Starts ``--workers`` Daphne processes (``wordgame.asgi``) on free ports of 127.0
 on PostgreSQL (``DATABASE_URL``) and the Redis channel layer (``REDIS_URL``), creates
 the games and users it needs in that database, then holds ``--connections`` WebSocket
 connections (each game: two players and ``--spectators`` spectators, the sockets of a
-game spread over the workers so moves cross between processes through Redis). For
+game on one worker, as deploy/nginx hashes the game's id, or with ``--spread socket`` spread
+over the workers so moves cross between processes through Redis). For
 ``--seconds`` every game makes a move (the player to move POSTs the best play the move
 generator finds, or a pass) after a random think time, and one action in ten is a chat
 line instead. ``--think`` is the mean of that time: 30 s by default, a casual live game's
@@ -438,6 +439,14 @@ def cpu_snapshot(pids: list[int]) -> dict[int, float]:
     return {pid: proc_cpu_seconds(pid) for pid in pids}
 
 
+def worker_port(ports: list[int], spread: str, game_id: int, n: int) -> int:
+    """The worker the ``n``-th connection (a socket, or a player's HTTP client) of game
+    ``game_id`` goes to: with ``spread="game"`` all of a game's to one worker, as
+    deploy/nginx's hash on the game's id sends them; with ``"socket"`` round the workers,
+    connection by connection (a game's sockets on different workers, as before the hash)."""
+    return ports[game_id % len(ports)] if spread == "game" else ports[n % len(ports)]
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     import httpx
     import websockets
@@ -470,7 +479,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for game in games:
             players, spectators, pair = [], [], []
             for seat in range(2):
-                port = ports[n % len(ports)]
+                port = worker_port(ports, args.spread, game["id"], n)
                 n += 1
                 origin = f"http://127.0.0.1:{port}"
                 csrf = secrets.token_hex(16)
@@ -490,7 +499,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 clients.append(client)
                 pair.append(client)
             for k in range(per_game - 2):
-                port = ports[n % len(ports)]
+                port = worker_port(ports, args.spread, game["id"], n)
                 n += 1
                 cookie = f"sessionid={watchers[(k + game['id']) % len(watchers)]}"
                 spectators.append(
@@ -556,6 +565,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "started": time.strftime("%H:%M:%S", time.localtime(time.time() - elapsed)),
             "machine": f"{platform.node()} {os.cpu_count()} cores {platform.machine()}",
             "workers": args.workers,
+            "spread": args.spread,
             "live": args.live,
             "think_s": args.think,
             "games": games_count,
@@ -632,6 +642,13 @@ def main() -> None:
     parser.add_argument("--one-game", type=int, default=None, metavar="N", help="one game with N spectators")
     parser.add_argument("--workers", type=int, default=1, choices=(1, 2, 3, 4))
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument(
+        "--spread",
+        choices=("game", "socket"),
+        default="game",
+        help="game: each game's sockets and POSTs on one worker (deploy/nginx hashes the game's id); "
+        "socket: round the workers connection by connection",
+    )
     parser.add_argument(
         "--think",
         type=float,

@@ -128,6 +128,12 @@ class DeploySite:
         """How many WebSockets each Daphne worker has accepted so far (from its JSON log)."""
         return [log.read_text(errors="replace").count('"event":"ws_connect"') for log in self.daphne_logs]
 
+    def requests_per_worker(self, game_id: int) -> list[int]:
+        """How many requests and sockets about game ``game_id`` each Daphne worker has
+        served so far (from its JSON log)."""
+        about = re.compile(rf'"event":"(?:http|ws_connect)".*"path":"[^"]*/games/{game_id}[/"]')
+        return [len(about.findall(log.read_text(errors="replace"))) for log in self.daphne_logs]
+
     def stop(self) -> None:
         for process in reversed(self.processes):
             process.stop()
@@ -180,25 +186,53 @@ def test_a_move_through_one_worker_reaches_a_player_on_the_other(
 ) -> None:
     site = deploy_site
     game = make_game(ana, ben)
-    path = f"/ws/games/{game.pk}/"
-    # nginx spreads connections over the two workers: open ben's sockets until each
-    # worker holds at least one of them.
+    # A game's own sockets go to its worker (the next test); ben's lobby sockets are
+    # spread over the workers: open them until each worker holds at least one.
     sockets: list[Any] = []
     with ExitStack() as open_sockets:
         while min(site.ws_connects()) == 0:
-            assert len(sockets) < 8, f"nginx sent every socket to one worker: {site.ws_connects()}"
-            socket = open_sockets.enter_context(site.visitor(ben).websocket(path))
-            assert "board" in fragment_ids(socket.recv(timeout=10))  # the snapshot
+            assert len(sockets) < 8, f"nginx sent every lobby socket to one worker: {site.ws_connects()}"
+            socket = open_sockets.enter_context(site.visitor(ben).websocket("/ws/lobby/"))
+            socket.recv(timeout=10)  # the snapshot
             sockets.append(socket)
         version = Game.objects.get(pk=game.pk).version
         response = site.visitor(ana).post(
             f"/games/{game.pk}/pass/", {"version": version, "action_id": fresh_action_id()}
         )
         assert response.status == 200, response.text[-2000:]
-        # Whichever worker took the move, a socket on the other worker hears of it (a
-        # pass: the delta holds the scoreboard).
+        # Whichever worker took the move, ben's lobby on the other worker hears of it:
+        # his turn now.
         for socket in sockets:
-            assert "scoreboard" in fragment_ids(socket.recv(timeout=10))
+            assert f"/games/{game.pk}/" in socket.recv(timeout=10)
+
+
+def test_everything_of_one_game_goes_to_one_worker(deploy_site: DeploySite, ana: Any, ben: Any) -> None:
+    """nginx hashes a game's id (deploy/nginx: ``wordgame_games``): its page, its
+    actions, its API calls and every viewer's socket reach the same worker, so that one
+    render serves every viewer of a kind; other games go to the other worker."""
+    site = deploy_site
+    games = [make_game(ana, ben) for _ in range(8)]
+    workers_of: dict[int, set[int]] = {}
+    for game in games:
+        before = site.requests_per_worker(game.pk)
+        with ExitStack() as open_sockets:
+            for user in (ana, ben, ana, ben):
+                socket = open_sockets.enter_context(site.visitor(user).websocket(f"/ws/games/{game.pk}/"))
+                assert "board" in fragment_ids(socket.recv(timeout=10))
+            assert site.visitor(ana).get(f"/games/{game.pk}/").status == 200
+            version = Game.objects.get(pk=game.pk).version
+            response = site.visitor(ana).post(
+                f"/games/{game.pk}/pass/", {"version": version, "action_id": fresh_action_id()}
+            )
+            assert response.status == 200, response.text[-2000:]
+            # Without a token the API refuses, but the game's worker is the one refusing.
+            assert site.visitor(ana).get(f"/api/v1/games/{game.pk}").status == 401
+        after = site.requests_per_worker(game.pk)
+        # 4 sockets, the page, the pass and the API read: 7 on one worker, none elsewhere.
+        served = [a - b for a, b in zip(after, before, strict=True)]
+        assert sorted(served) == [0, 7], served
+        workers_of[game.pk] = {n for n, count in enumerate(served) if count}
+    assert set().union(*workers_of.values()) == {0, 1}, f"every game went to one worker: {workers_of}"
 
 
 def test_a_computer_turn_completes_through_a_task_worker(deploy_site: DeploySite, ana: Any) -> None:
