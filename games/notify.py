@@ -142,14 +142,14 @@ def on_delivered(delivery: Any) -> None:
 
 
 def on_viewed(game_id: int, user_id: int) -> None:
-    """The player to move has the game open: they know it is their turn."""
+    """The player to move has the game open: they know it is their turn. One query (each
+    player's open game page runs it every third of ``PRESENCE_SECONDS``)."""
     from games.models import Game, Seat
 
-    seat = Seat.objects.filter(game_id=game_id, user_id=user_id).values_list("index", flat=True).first()
-    if seat is not None:
-        Game.objects.filter(
-            pk=game_id, status=Game.Status.ACTIVE, turn_seat=seat, turn_noticed_at__isnull=True
-        ).update(turn_noticed_at=timezone.now())
+    to_move = Seat.objects.filter(game_id=game_id, user_id=user_id, index=models.OuterRef("turn_seat"))
+    Game.objects.filter(
+        models.Exists(to_move), pk=game_id, status=Game.Status.ACTIVE, turn_noticed_at__isnull=True
+    ).update(turn_noticed_at=timezone.now())
 
 
 def record_digests(now: datetime) -> list[int]:

@@ -123,10 +123,14 @@ def test_a_delivered_warning_lets_the_turn_lapse(
     assert Game.objects.get(pk=game.pk).end_reason == "timeout"
 
 
-def test_looking_at_the_game_during_the_turn_counts(ana: Any, ben: Any, game_ana_ben: Game) -> None:
+def test_looking_at_the_game_during_the_turn_counts(
+    ana: Any, ben: Any, cleo: Any, game_ana_ben: Game, django_assert_num_queries: Any
+) -> None:
     on_viewed(game_ana_ben.pk, ben.pk)  # not ben's turn: it does not count for ana
+    on_viewed(game_ana_ben.pk, cleo.pk)  # not a player
     assert Game.objects.get(pk=game_ana_ben.pk).turn_noticed_at is None
-    on_viewed(game_ana_ben.pk, ana.pk)
+    with django_assert_num_queries(1):  # every open game page runs it every 20 s
+        on_viewed(game_ana_ben.pk, ana.pk)
     game = Game.objects.get(pk=game_ana_ben.pk)
     assert game.turn_noticed_at is not None
     assert game.turn_deadline is not None
