@@ -9,6 +9,7 @@ from typing import Any, TypedDict, cast
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 import engine
 from accounts.names import validate_text
@@ -142,6 +143,31 @@ class QuizAnswerForm(forms.Form):
     answer = forms.CharField(required=False, strip=False)
 
 
+def preset_field() -> forms.ChoiceField:
+    """The rules a game is played under (a new game's, a tournament's)."""
+    return forms.ChoiceField(
+        label=_("Rules"),
+        choices=Game.Preset.choices,
+        initial=Game.Preset.WWF,
+        required=False,
+        help_text=_(
+            "Classic rules: the classic board and tiles, 50 points for using all seven tiles, going out "
+            "scores twice the other rack, six scoreless turns in a row end the game (not for Spanish)."
+        ),
+    )
+
+
+def challenge_rule_field(help_text: StrOrPromise = "") -> forms.ChoiceField:
+    """Whether and how a word may be challenged (a new game's, a tournament's)."""
+    return forms.ChoiceField(
+        label=_("Challenges"),
+        choices=Game.ChallengeRule.choices,
+        initial=Game.ChallengeRule.VOID,
+        required=False,
+        help_text=help_text,
+    )
+
+
 class NewGameForm(forms.Form):
     mode = forms.ChoiceField(label=_("Play against"), choices=Game.Mode.choices, initial=Game.Mode.COMPUTER)
     language = forms.ChoiceField(
@@ -189,25 +215,12 @@ class NewGameForm(forms.Form):
         ),
         required=False,
     )
-    preset = forms.ChoiceField(
-        label=_("Rules"),
-        choices=Game.Preset.choices,
-        initial=Game.Preset.WWF,
-        required=False,
-        help_text=_(
-            "Classic rules: the classic board and tiles, 50 points for using all seven tiles, going out "
-            "scores twice the other rack, six scoreless turns in a row end the game (not for Spanish)."
-        ),
-    )
-    challenge = forms.ChoiceField(
-        label=_("Challenges"),
-        choices=Game.ChallengeRule.choices,
-        initial=Game.ChallengeRule.VOID,
-        required=False,
+    preset = preset_field()
+    challenge = challenge_rule_field(
         help_text=_(
             "Under a challenge rule any word may be played; the opponent may challenge it before their move, "
             "and a word not in the dictionary is taken back."
-        ),
+        )
     )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:

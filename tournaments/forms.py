@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine
 from dictionaries.models import language_name
-from games.models import Game
+from games.forms import challenge_rule_field, preset_field
 from tournaments.models import Pairing, RatingBody, Tournament
 
 REASON_MAX = 300
@@ -102,22 +102,8 @@ class TournamentForm(forms.Form):
     prize_places = forms.IntegerField(
         label=_("Prize places"), min_value=1, max_value=50, initial=1, required=False
     )
-    rules_preset = forms.ChoiceField(
-        label=_("Rules"),
-        choices=Game.Preset.choices,
-        initial=Game.Preset.WWF,
-        required=False,
-        help_text=_(
-            "Classic rules: the classic board and tiles, 50 points for using all seven tiles, going out "
-            "scores twice the other rack, six scoreless turns in a row end the game (not for Spanish)."
-        ),
-    )
-    challenge_rule = forms.ChoiceField(
-        label=_("Challenges"),
-        choices=Game.ChallengeRule.choices,
-        initial=Game.ChallengeRule.VOID,
-        required=False,
-    )
+    rules_preset = preset_field()
+    challenge_rule = challenge_rule_field()
 
     def clean_prize_bands(self) -> list[int]:
         return rating_caps(self.cleaned_data.get("prize_bands") or "")
