@@ -75,24 +75,7 @@ def day(request: AuthedRequest, puzzle: Puzzle) -> HttpResponse:
 @puzzle_view
 def preview(request: AuthedRequest, puzzle: Puzzle) -> HttpResponse:
     """The free preview of the tiles laid out (changes nothing): the move panel."""
-    form = TilesForm(request.POST)
-    pending = request.POST.get("tiles", "")[:400]
-    if not form.is_valid():
-        item = rendering.preview_item(error=error_message("bad_tiles"))
-    else:
-        try:
-            item = rendering.preview_item(services.evaluate(puzzle, form.placements()))
-        except engine.IllegalMove as exc:
-            item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
-    context = {
-        "puzzle": puzzle,
-        "preview": item,
-        "pending": pending,
-        "form_errors": [],
-        "oob": True,
-        "version": 0,
-    }
-    return HttpResponse(render_to_string("puzzles/_move_panel.html", context, request=request))
+    return move_panel(request, lambda placements: services.evaluate(puzzle, placements))
 
 
 @require_POST
@@ -231,13 +214,21 @@ def duel_preview(request: AuthedRequest, duel_id: int) -> HttpResponse:
         found = duels.visible(duel_id, request.user)
     except services.PuzzleError as exc:
         return duel_refusal(exc)
+    return move_panel(request, lambda placements: duels.evaluate(found, placements))
+
+
+def move_panel(
+    request: AuthedRequest, evaluate: Callable[[list[engine.Placement]], engine.Evaluation]
+) -> HttpResponse:
+    """The move panel with the preview of the tiles the request lays out, as ``evaluate``
+    scores them (a puzzle's, a duel's position), or why they do not play."""
     form = TilesForm(request.POST)
     pending = request.POST.get("tiles", "")[:400]
     if not form.is_valid():
         item = rendering.preview_item(error=error_message("bad_tiles"))
     else:
         try:
-            item = rendering.preview_item(duels.evaluate(found, form.placements()))
+            item = rendering.preview_item(evaluate(form.placements()))
         except engine.IllegalMove as exc:
             item = rendering.preview_item(error=error_message(exc.code, words=exc.words))
     context = {"preview": item, "pending": pending, "form_errors": [], "oob": True, "version": 0}
