@@ -63,6 +63,13 @@ def test_duel_has_the_exact_position_and_hides_the_answer(ana: Any, ben: Any) ->
     waiting = client_for(ana).get(told.path).content.decode()
     assert "Waiting for ben to play" in waiting
     assert best_word not in waiting
+    # The free preview scores ben's tiles on the duel's position, and says why bad ones fail.
+    preview = reverse("puzzles:duel-preview", args=[duel.pk])
+    panel = client_for(ben).post(preview, {"tiles": tiles_text(duel.top[0]["tiles"])}).content.decode()
+    assert 'id="move-panel"' in panel
+    assert str(duel.top[0]["score"]) in panel
+    assert "invalid" in client_for(ben).post(preview, {"tiles": "0,0,Q,n"}).content.decode()
+    assert Duel.objects.get().answered_at is None  # a preview changes nothing
     # ben plays the second-best play: the first answer counts.
     answer = reverse("puzzles:duel-answer", args=[duel.pk])
     assert client_for(ana).post(answer, {"tiles": tiles_text(duel.top[0]["tiles"])}).status_code == 403
