@@ -28,7 +28,7 @@ from engine.analysis import LEVELS, computer_move  # noqa: E402
 from engine.lexicon import WordGraph  # noqa: E402
 
 # games.analysis imports only the engine: no Django set-up needed.
-from games.analysis import PlayedMove, analyse_moves, apply_tiles, tile_of  # noqa: E402
+from games.analysis import PlayedMove, analyse_moves, apply_tiles  # noqa: E402
 
 LANGUAGES = ("en", "en-GB", "es", "it", "pt-BR", "de", "fr")
 
@@ -43,19 +43,7 @@ def seeded_game(language: str, lexicon: WordGraph, seed: int, turns: int) -> lis
         seat = state.turn
         choice = computer_move(state, seat, lexicon, rng.choice(LEVELS), rng)
         result = choice.apply(state, seat, lexicon, rng)
-        rec = result.record
-        moves.append(
-            PlayedMove(
-                number=number,
-                seat=seat,
-                kind=rec.kind,
-                rack_before=rec.rack_before,
-                tiles=tuple(tile_of(p) for p in rec.placements),
-                score=rec.score,
-                bingo=rec.bingo,
-                words=tuple(w.word for w in rec.words),
-            )
-        )
+        moves.append(PlayedMove.of_record(number, seat, result.record))
         state = result.state
     return moves
 

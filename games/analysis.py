@@ -62,6 +62,21 @@ class PlayedMove:
     words: tuple[str, ...]
     phony: bool = False  # a challenge that took its play back off the board
 
+    @classmethod
+    def of_record(cls, number: int, seat: int, record: engine.MoveRecord) -> PlayedMove:
+        """The move the engine just recorded (a game played out of the database: the
+        benchmark's, the fair-play simulation's)."""
+        return cls(
+            number=number,
+            seat=seat,
+            kind=record.kind,
+            rack_before=record.rack_before,
+            tiles=tuple(tile_of(p) for p in record.placements),
+            score=record.score,
+            bingo=record.bingo,
+            words=tuple(w.word for w in record.words),
+        )
+
 
 def apply_tiles(board: list[str], tiles: Sequence[TileDict]) -> None:
     """Put a move's tiles on ``board`` (in place; a blank is a lowercase letter)."""

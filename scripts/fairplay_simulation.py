@@ -49,7 +49,7 @@ from engine.state import GameState  # noqa: E402
 from engine.tiles import BLANK  # noqa: E402
 
 # Both modules below are plain computation over the engine: no Django set-up needed.
-from games.analysis import PlayedMove, analyse_moves, tile_of  # noqa: E402
+from games.analysis import PlayedMove, analyse_moves  # noqa: E402
 from games.fairplay import THRESHOLDS, WINDOW, Figures, GameSignals, Thresholds, figures, flagged, signals_of  # noqa: E402
 
 
@@ -156,19 +156,7 @@ def simulate_game(
         number += 1
         mover = state.turn
         played = (tested if mover == seat else best_policy)(state, mover, lexicon, rng)
-        rec = played.record
-        moves.append(
-            PlayedMove(
-                number=number,
-                seat=mover,
-                kind=rec.kind,
-                rack_before=rec.rack_before,
-                tiles=tuple(tile_of(p) for p in rec.placements),
-                score=rec.score,
-                bingo=rec.bingo,
-                words=tuple(w.word for w in rec.words),
-            )
-        )
+        moves.append(PlayedMove.of_record(number, mover, played.record))
         state = played.state
     return moves
 
