@@ -27,7 +27,6 @@ import django  # noqa: E402
 django.setup()  # puzzles.selection imports nothing of Django; the app registry is harmless
 
 import engine  # noqa: E402
-from engine import movegen  # noqa: E402
 from engine.lexicon import WordGraph  # noqa: E402
 from puzzles import selection  # noqa: E402
 
@@ -38,18 +37,10 @@ def positions_examined(seed: int, language: str, lexicon: WordGraph) -> int:
     """How many of the computer's positions the choice looked at (the first qualifying
     one's index, or all of them)."""
     count = 0
-    tiles = engine.tileset(language)
     for position in selection.self_play_positions(seed, language, lexicon):
         count += 1
-        top = movegen.best(
-            position.board,
-            position.rack,
-            tileset=tiles,
-            layout=engine.layout(position.layout),
-            lexicon=lexicon,
-            k=2,
-        )
-        if top and selection.qualifies(top[0].score, top[1].score if len(top) > 1 else 0):
+        best, second, _top = selection.measure(position, language, lexicon)
+        if selection.qualifies(best, second):
             break
     return count
 

@@ -75,7 +75,7 @@ class Chosen:
     self_play: bool
 
 
-def _measure(
+def measure(
     position: Position, language: str, lexicon: Lexicon
 ) -> tuple[int, int, list[movegen.GeneratedMove]]:
     """(best score, second-best score, the top plays) of a position; (0, 0, []) with no play."""
@@ -140,7 +140,7 @@ def choose(
         position = candidates[index]()
         if not _has_tiles(position.board):
             continue
-        measured = _measure(position, language, lexicon)
+        measured = measure(position, language, lexicon)
         if qualifies(measured[0], measured[1]):
             return _chosen(position, measured, language, lexicon, self_play=False)
     return choose_self_play(seed, language, lexicon)
@@ -152,7 +152,7 @@ def choose_self_play(seed: int, language: str, lexicon: Lexicon) -> Chosen:
     else the one with the best score."""
     fallback: tuple[tuple[int, int], Position, tuple[int, int, list[movegen.GeneratedMove]]] | None = None
     for position in self_play_positions(seed, language, lexicon):
-        measured = _measure(position, language, lexicon)
+        measured = measure(position, language, lexicon)
         best, second, _top = measured
         if qualifies(best, second):
             return _chosen(position, measured, language, lexicon, self_play=True)
