@@ -10,27 +10,15 @@ from playwright.sync_api import expect
 
 import engine
 from games.models import Game
-from games.services import start_game
 from tests.browser.conftest import in_thread
 from tests.browser.test_accessibility import axe_violations
-from tests.games.helpers import set_racks
+from tests.games.helpers import make_game
 
 pytestmark = [pytest.mark.browser]
 
 
 def phony_played(ana: Any, ben: Any) -> Game:
-    game = start_game(
-        creator=ana,
-        mode=Game.Mode.FRIEND,
-        language="en",
-        opponent=ben,
-        first=0,
-        preset="classic",
-        challenge="single",
-    )
-    game.accept(ben, version=game.version)
-    set_racks(game, ("QXZEAIO", "DOGSEAT"))
-    game.refresh_from_db()
+    game = make_game(ana, ben, racks=("QXZEAIO", "DOGSEAT"), preset="classic", challenge="single")
     phony = [engine.Placement(7, 7, "Q"), engine.Placement(7, 8, "X"), engine.Placement(7, 9, "Z")]
     game.play(ana, phony, version=game.version)
     return game

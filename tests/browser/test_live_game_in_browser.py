@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Game
 from games.pace import Pace
 from tests.browser.conftest import daphne_server, in_thread
 from tests.browser.test_play_in_browser import expect_my_turn
+from tests.games.helpers import make_game
 
 pytestmark = [pytest.mark.browser]
 
@@ -42,16 +42,7 @@ def server_url(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
 
 
 def start_live_game(ana: Any, ben: Any) -> Game:
-    game = services.start_game(
-        creator=ana,
-        mode=Game.Mode.FRIEND,
-        language="en",
-        opponent=ben,
-        first=0,
-        pace=Pace.parse("1+0", sudden_death=True),
-    )
-    game.accept(ben, version=game.version)
-    return game
+    return make_game(ana, ben, pace=Pace.parse("1+0", sudden_death=True))
 
 
 def seconds_shown(locator: Any) -> int:

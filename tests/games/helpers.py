@@ -83,10 +83,13 @@ def set_racks(game: Game, racks: tuple[str, ...], *, turn: int | None = None) ->
 
 
 def make_game(
-    creator: Any, opponent: Any, *, racks: tuple[str, str] | None = None, language: str = "en"
+    creator: Any, opponent: Any, *, racks: tuple[str, str] | None = None, language: str = "en", **options: Any
 ) -> Game:
-    """An active friend game, ``creator`` in seat 0 to move first."""
-    game = start_game(creator=creator, mode=Game.Mode.FRIEND, language=language, opponent=opponent, first=0)
+    """An active friend game, ``creator`` in seat 0 to move first; ``options`` go to
+    ``start_game`` (a pace, a rules preset, a challenge rule)."""
+    game = start_game(
+        creator=creator, mode=Game.Mode.FRIEND, language=language, opponent=opponent, first=0, **options
+    )
     game.accept(opponent, version=game.version)
     if racks is not None:
         set_racks(game, racks)

@@ -19,7 +19,7 @@ from games.actions import AcceptPlay, Challenge
 from games.models import Game, GameError, Move
 from games.pace import Pace
 from games.services import start_game
-from tests.games.helpers import set_racks
+from tests.games.helpers import make_game
 from tests.games.test_classic_challenges import CAD_AT_CENTRE, last_tiles
 from tests.games.test_live_clocks import run_back, started
 
@@ -28,20 +28,14 @@ GOING_OUT = [engine.Placement(7, 0, "C"), engine.Placement(7, 1, "A"), engine.Pl
 
 def live_rules_game(ana: Any, ben: Any, code: str, *, sudden_death: bool = False) -> Game:
     """ana (seat 0, to move) against ben, live at ``code``, classic rules, single challenge."""
-    game = start_game(
-        creator=ana,
-        mode=Game.Mode.FRIEND,
-        language="en",
-        opponent=ben,
-        first=0,
+    return make_game(
+        ana,
+        ben,
+        racks=("CATSEOD", "DOGSEAT"),
         pace=Pace.parse(code, sudden_death=sudden_death),
         preset="classic",
         challenge="single",
     )
-    game.accept(ben, version=game.version)
-    set_racks(game, ("CATSEOD", "DOGSEAT"))
-    game.refresh_from_db()
-    return game
 
 
 @pytest.mark.django_db

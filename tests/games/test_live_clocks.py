@@ -23,25 +23,14 @@ from games.actions import Pass, Play, Resign
 from games.models import Game, GameError, GameMovedOn, Move
 from games.pace import Pace
 from tests.factories import PASSWORD
-from tests.games.helpers import CAT_AT_CENTRE, make_computer_game, set_racks
+from tests.games.helpers import CAT_AT_CENTRE, make_computer_game, make_game, set_racks
 
 DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "clocks"]}}
 
 
 def live_game(ana: Any, ben: Any, code: str = "5+0", *, sudden_death: bool = False) -> Game:
     """ana (seat 0, to move, CATSEOD) against ben (JQXZKVW), live at ``code``."""
-    game = services.start_game(
-        creator=ana,
-        mode=Game.Mode.FRIEND,
-        language="en",
-        opponent=ben,
-        first=0,
-        pace=Pace.parse(code, sudden_death=sudden_death),
-    )
-    game.accept(ben, version=game.version)
-    set_racks(game, ("CATSEOD", "JQXZKVW"))
-    game.refresh_from_db()
-    return game
+    return make_game(ana, ben, racks=("CATSEOD", "JQXZKVW"), pace=Pace.parse(code, sudden_death=sudden_death))
 
 
 def started(game: Game) -> datetime:
