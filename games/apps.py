@@ -46,6 +46,12 @@ class GamesConfig(AppConfig):
         from games.models import register_notifier
 
         register_notifier(notify)
+        # A move's answer and pushes are made from the game as this process last held it
+        # and the move, when it holds the version before (models never import games.live).
+        from games.live import loaded_games
+        from games.models import register_move_committed
+
+        register_move_committed(loaded_games.after_move)
         for extra, label in LABELS.items():
             register_reason(f"extra:{extra}", label)
         from accounts.hooks import register_player_data

@@ -70,10 +70,14 @@ class Extension:
 
 
 def extensions_of(game: Game) -> tuple[Extension, ...]:
-    """The deadlines ``game`` moved on because no warning reached the player (one query;
-    none for a game that never extends, such as a tournament's without the organiser's
-    switch)."""
+    """The deadlines ``game`` moved on because no warning reached the player (one query,
+    two when there is one; none for a game that never extends, such as a tournament's
+    without the organiser's switch)."""
     if not game.warn_before_timeout:
+        return ()
+    # Most games never extend: a plain query finds that; the moves before each are
+    # counted only when there is one.
+    if not GameAction.objects.filter(game=game, kind=Extend.kind).exists():
         return ()
     moved = (
         GameAction.objects.filter(game=OuterRef("game"), version__lt=OuterRef("version"), move__isnull=False)

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
@@ -153,6 +154,7 @@ class Transition:
 logger = logging.getLogger(__name__)
 _followup_hooks: list[Callable[[Transition], None]] = []
 _after_commit_hooks: list[Callable[[Transition], None]] = []
+_move_hooks: list[Callable[[Game, Move], None]] = []
 
 
 class Notifier(Protocol):
@@ -194,6 +196,15 @@ def register_after_commit(hook: Callable[[Transition], None]) -> None:
     tasks, which import models)."""
     if hook not in _after_commit_hooks:
         _after_commit_hooks.append(hook)
+
+
+def register_move_committed(hook: Callable[[Game, Move], None]) -> None:
+    """Run ``hook(game, move)`` when a change that recorded ``move`` commits, before the
+    broadcast of the change (``games.live`` keeps the game's new version from the one it
+    held and this move: ``LoadedGames.after_move``). ``game`` is the saved, locked copy,
+    with its seats; neither may be changed. A failing hook is logged."""
+    if hook not in _move_hooks:
+        _move_hooks.append(hook)
 
 
 def run_after_commit_hooks(transition: Transition) -> None:
@@ -635,7 +646,7 @@ class Game(models.Model):
             # Whoever this change concerns is told in this transaction (an outbox row).
             for notifier in _notifiers:
                 notifier.record_action(game, pov, action)
-            game._after_commit(by=pov.user_id)
+            game._after_commit(by=pov.user_id, move=move)
             # Counted once committed (operators' moves per second, ``accounts.metrics``).
             transaction.on_commit(metrics.game_actions.labels(action.kind).inc)
         self._reload(game)
@@ -946,7 +957,7 @@ class Game(models.Model):
             return GameChanged()
         return GameMovedOn()
 
-    def _after_commit(self, *, by: int | None = None) -> None:
+    def _after_commit(self, *, by: int | None = None, move: Move | None = None) -> None:
         """Called inside the change's transaction: records, in one place, what follows the
         change. The follow-up work (turn deadline and reminder, a computer turn, what a
         finished game sets off) is enqueued now, in this transaction, through the hook
@@ -955,7 +966,11 @@ class Game(models.Model):
         hooks run once the change is committed."""
         # The broadcast first: its send is registered before the follow-ups', which the
         # tests' immediate backend runs on commit too (the analysis tells the screens it is
-        # ready: after the move's own update, never before it).
+        # ready: after the move's own update, never before it). Before the broadcast, the
+        # hooks of a move (what is read for the new version, kept for its pushes).
+        if move is not None:
+            for hook in _move_hooks:
+                transaction.on_commit(partial(hook, self, move), robust=True)
         realtime.game_changed(self.pk, self.version, player_ids=self.player_ids(), by=by)
         snapshot = Transition.of(self)
         run_followups(snapshot)

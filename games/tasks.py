@@ -82,10 +82,11 @@ def schedule_followups(transition: Transition) -> None:
     deadline and reminder, or a finished game's rating change and analysis.
 
     Called inside the change's transaction (``Game.act``), so the tasks commit with it;
-    its own atomic block makes a watchdog's call all-or-nothing too. Under the immediate
+    its own atomic block makes a watchdog's call all-or-nothing too (without a savepoint:
+    inside a change, a failure here fails the whole change anyway). Under the immediate
     backend (tests) each task runs once that transaction commits
     (``wordgame.task_backends``), never inside it."""
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         if (
             transition.live
             and transition.status == Game.Status.ACTIVE

@@ -157,6 +157,8 @@ async def test_viewer_that_missed_a_version_gets_the_full_snapshot(ana: Any, ben
     try:
         assert connected
         await communicator.receive_from(timeout=3)
+        # As a process that holds no version of the game (it did not render the last).
+        live.loaded_games.latest.clear()
 
         def two_moves() -> None:
             # One transaction: both events are sent after both moves, so the consumer
@@ -173,6 +175,36 @@ async def test_viewer_that_missed_a_version_gets_the_full_snapshot(ana: Any, ben
         assert 'id="rack"' in html
         # The second event finds nothing new to send.
         assert await communicator.receive_nothing(timeout=0.3)
+    finally:
+        await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_db_connection")
+async def test_two_moves_in_one_commit_are_two_deltas_when_the_version_before_is_held(
+    ana: Any, ben: Any
+) -> None:
+    game = await sync_to_async(make_game)(ana, ben, racks=("CATSEOD", "SJQXZKV"))
+    communicator, connected = await connect(f"/ws/games/{game.pk}/", ana)
+    try:
+        assert connected
+        await communicator.receive_from(timeout=3)  # the snapshot: this process holds the game
+        start = game.version
+
+        def two_moves() -> None:
+            with transaction.atomic():
+                game.play(ana, CAT_AT_CENTRE, version=game.version)
+                game.play(ben, [engine.Placement(7, 10, "S")], version=game.version)
+
+        await sync_to_async(two_moves)()
+        # Each version was made when its move committed: each event its own delta.
+        first = await communicator.receive_from(timeout=3)
+        second = await communicator.receive_from(timeout=3)
+        assert f'data-version="{start + 1}" data-base="{start}"' in first
+        assert square_ids(first) == {(7, 7), (7, 8), (7, 9)}
+        assert f'data-version="{start + 2}" data-base="{start + 1}"' in second
+        assert square_ids(second) == {(7, 10)}
     finally:
         await communicator.disconnect()
 

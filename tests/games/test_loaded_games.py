@@ -10,11 +10,14 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games import live, rendering
+from accounts.services import grant_coins, start_vacation
+from games import extras, live, rendering
 from games.actions import Play
 from games.gameview import Loaded, load_game, view_of
 from games.models import Game
-from tests.games.helpers import CAT_AT_CENTRE, make_game, pov_of
+from games.services import buy_extra, start_game
+from tests.games.helpers import CAT_AT_CENTRE, make_game, pov_of, set_racks
+from tests.games.test_classic_challenges import CAD_AT_CENTRE
 
 HX = {"HX-Request": "true"}
 
@@ -141,3 +144,110 @@ def test_the_answer_uses_what_a_push_of_the_same_change_read(ana: Any, ben: Any,
     assert html.startswith(
         f'<div id="game-sync" hidden data-version="{view_game.version}" data-base="{game.version}"'
     )
+
+
+def same_as_read(made: Loaded, viewers: list[Any]) -> None:
+    """``made`` (a version made from the one before and its move) holds what reading the
+    game now holds, and every viewer's page of it is the same."""
+    read = Loaded.of(load_game(made.game.pk))
+    assert made.game.version == read.game.version
+    fields = ("pk", "number", "kind", "seat", "words", "tiles", "score", "rack_before", "withdrawn")
+    assert [tuple(getattr(m, f) for f in fields) for m in made.moves] == [
+        tuple(getattr(m, f) for f in fields) for m in read.moves
+    ]
+    assert made.purchases == read.purchases
+    assert made.away == read.away
+    assert made.extensions == read.extensions
+    frame = rendering.Frame(oob=True, action_id="x")
+    for viewer in viewers:
+        pov = read.game.pov(viewer)
+        assert live.snapshot(view_of(made, pov), frame) == live.snapshot(view_of(read, pov), frame)
+
+
+# Committed: a version is made when its move commits.
+@pytest.mark.django_db(transaction=True)
+def test_the_next_version_is_made_from_the_one_held_and_the_move(ana: Any, ben: Any, cleo: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    live.loaded_games.get(game.pk, game.version)  # held, as after a push or an answer
+    reads, made = live.loaded_games.reads, live.loaded_games.made
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
+    game.pass_turn(ben, version=game.version)
+    game.exchange(ana, "EOD", version=game.version)
+    assert (live.loaded_games.reads, live.loaded_games.made) == (reads, made + 3)
+    kept = live.loaded_games.cached(game.pk, game.version)
+    assert kept is not None
+    assert [m.kind for m in kept.moves] == ["play", "pass", "exchange"]
+    same_as_read(kept, [ana, ben, cleo])
+    # The pushes of the change read nothing.
+    pov = pov_of(game.pk, cleo)
+    with CaptureQueriesContext(connection) as queries:
+        live.shared_push(game.pk, pov, None, game.version)
+    assert queries.captured_queries == []
+
+
+# Committed: a version is made when its move commits.
+@pytest.mark.django_db(transaction=True)
+def test_a_version_held_longer_than_its_time_reads_the_vacations_again(
+    ana: Any, ben: Any, cleo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    clock = [1000.0]
+    monkeypatch.setattr(live.time, "monotonic", lambda: clock[0])
+    live.loaded_games.get(game.pk, game.version)
+    # Ben goes on vacation (no new version of the game) while nobody looks at it.
+    start_vacation(user=ben)
+    clock[0] += live.LoadedGames.SECONDS + 0.1
+    with CaptureQueriesContext(connection) as queries:
+        game.play(ana, CAT_AT_CENTRE, version=game.version)
+    kept = live.loaded_games.cached(game.pk, game.version)
+    assert kept is not None
+    assert list(kept.away) == [ben.pk]  # read again: the version held had nobody away
+    after = next(i for i, q in enumerate(queries.captured_queries) if q["sql"] == "COMMIT")
+    read_after = [q["sql"] for q in queries.captured_queries[after + 1 :]]
+    game_tables = ('"games_move"', '"games_extrapurchase"', '"games_gameaction"', '"games_game"')
+    assert not [q for q in read_after if any(t in q for t in game_tables)]
+    same_as_read(kept, [ana, ben, cleo])
+
+
+# Committed: a version is made when its move commits.
+@pytest.mark.django_db(transaction=True)
+def test_no_version_is_made_without_the_one_before_or_after_a_challenge_or_an_end(ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "AEIOULN"))
+    # Not held here (another worker's game): nothing is made.
+    game.play(ana, CAT_AT_CENTRE, version=game.version)
+    assert live.loaded_games.cached(game.pk, game.version) is None
+    # Held, then an extra bought (a version without a move): the play after it reads.
+    live.loaded_games.get(game.pk, game.version)
+    grant_coins(user=ben, amount=20, reason="test")
+    buy_extra(game=game, user=ben, extra=extras.TILE_BAG, version=game.version)
+    game.refresh_from_db()
+    game.pass_turn(ben, version=game.version)
+    assert live.loaded_games.cached(game.pk, game.version) is None
+    # The end refunds extras bought for the turn: read, never made.
+    live.loaded_games.get(game.pk, game.version)
+    made = live.loaded_games.made
+    game.resign(ana, version=game.version)
+    assert live.loaded_games.made == made
+    assert live.loaded_games.cached(game.pk, game.version) is None
+
+    classic = start_game(
+        creator=ana,
+        mode=Game.Mode.FRIEND,
+        language="en",
+        opponent=ben,
+        first=0,
+        preset="classic",
+        challenge="single",
+    )
+    classic.accept(ben, version=classic.version)
+    set_racks(classic, ("CATSEOD", "DOGSEAT"))
+    classic.refresh_from_db()
+    live.loaded_games.get(classic.pk, classic.version)
+    classic.play(ana, CAD_AT_CENTRE, version=classic.version)  # a phony, made from the one held
+    assert live.loaded_games.cached(classic.pk, classic.version) is not None
+    made = live.loaded_games.made
+    classic.challenge(ben, version=classic.version)  # marks CAD withdrawn: read, not made
+    assert live.loaded_games.made == made
+    assert live.loaded_games.cached(classic.pk, classic.version) is None
+    kept = live.loaded_games.get(classic.pk, classic.version)
+    assert [m.withdrawn for m in kept.moves] == [True, False]

@@ -54,15 +54,15 @@ async def test_a_change_is_rendered_once_per_seat_and_once_per_spectator_languag
     try:
         await receive_all(sockets)
         rendered.clear()
-        reads = live.loaded_games.reads
+        reads, made = live.loaded_games.reads, live.loaded_games.made
         await sync_to_async(game.play)(ana, CAT_AT_CENTRE, version=game.version)
         pushes = await receive_all(sockets)
         # 2 seats + spectators in English + spectators in French = 4 renders for 9 sockets.
         assert sorted(rendered) == sorted(
             [("seat-0", "en"), ("seat-1", "en"), ("spectator", "en"), ("spectator", "fr")]
         )
-        # ... from the game read once for all four.
-        assert live.loaded_games.reads == reads + 1
+        # ... from the game as this process held it and the move, once for all four (no read).
+        assert (live.loaded_games.reads, live.loaded_games.made) == (reads, made + 1)
         # Players first: both seats were rendered before any spectator.
         assert {kind for kind, _ in rendered[:2]} == {"seat-0", "seat-1"}
         for name, html in pushes.items():
