@@ -26,6 +26,7 @@ from wordgame.embedded_worker import StartsEmbeddedWorker  # noqa: E402
 from wordgame.middleware import (  # noqa: E402
     EndsStartedResponses,
     OriginValidator,
+    RequestThreads,
     WebSocketAccessLog,
     deferred_events,
 )
@@ -70,7 +71,7 @@ settle_garbage_collector(settings.GC_THRESHOLDS)
 application = StartsEmbeddedWorker(
     ProtocolTypeRouter(
         {
-            "http": EndsStartedResponses(django_asgi_app),
+            "http": EndsStartedResponses(RequestThreads(django_asgi_app, settings.REQUEST_THREADS)),
             "websocket": OriginValidator(
                 CookieMiddleware(
                     SessionMiddleware(SessionUser(WebSocketAccessLog(URLRouter(websocket_urlpatterns))))

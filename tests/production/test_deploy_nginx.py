@@ -134,6 +134,13 @@ class DeploySite:
         about = re.compile(rf'"event":"(?:http|ws_connect)".*"path":"[^"]*/games/{game_id}[/"]')
         return [len(about.findall(log.read_text(errors="replace"))) for log in self.daphne_logs]
 
+    def lines_about(self, game_id: int) -> list[list[str]]:
+        """Each worker's log lines about game ``game_id`` (what a failed count saw)."""
+        return [
+            [line for line in log.read_text(errors="replace").splitlines() if f"/games/{game_id}" in line]
+            for log in self.daphne_logs
+        ]
+
     def stop(self) -> None:
         for process in reversed(self.processes):
             process.stop()
@@ -230,7 +237,7 @@ def test_everything_of_one_game_goes_to_one_worker(deploy_site: DeploySite, ana:
         after = site.requests_per_worker(game.pk)
         # 4 sockets, the page, the pass and the API read: 7 on one worker, none elsewhere.
         served = [a - b for a, b in zip(after, before, strict=True)]
-        assert sorted(served) == [0, 7], served
+        assert sorted(served) == [0, 7], (served, site.lines_about(game.pk))
         workers_of[game.pk] = {n for n, count in enumerate(served) if count}
     assert set().union(*workers_of.values()) == {0, 1}, f"every game went to one worker: {workers_of}"
 
