@@ -26,7 +26,6 @@ from wordgame.embedded_worker import StartsEmbeddedWorker  # noqa: E402
 from wordgame.middleware import (  # noqa: E402
     EndsStartedResponses,
     OriginValidator,
-    RequestThreads,
     WebSocketAccessLog,
     deferred_events,
 )
@@ -71,7 +70,7 @@ settle_garbage_collector(settings.GC_THRESHOLDS)
 application = StartsEmbeddedWorker(
     ProtocolTypeRouter(
         {
-            "http": EndsStartedResponses(RequestThreads(django_asgi_app, settings.REQUEST_THREADS)),
+            "http": EndsStartedResponses(django_asgi_app),
             "websocket": OriginValidator(
                 CookieMiddleware(
                     SessionMiddleware(SessionUser(WebSocketAccessLog(URLRouter(websocket_urlpatterns))))

@@ -13,11 +13,10 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
 
-from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction
+from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.http.request import split_domain_port, validate_host
@@ -265,36 +264,6 @@ def one_thread(get_response: Any) -> Any:
         return response
 
     return middleware
-
-
-class RequestThreads:
-    """ASGI middleware for HTTP: each request's synchronous code (the view, the ORM) runs
-    on one of ``threads`` long-lived threads, not on a thread made for it.
-
-    Django's ``ASGIHandler`` opens asgiref's ``ThreadSensitiveContext`` per request, which
-    starts a new thread for the request and joins it at the end, both on the event loop:
-    under load the loop waited for each new thread to start (it needs the GIL) while every
-    socket's send waited for the loop (a profile of a loaded worker: a fifth of the
-    loop's time; docs/benchmarks.md). Here the request enters a context with one of
-    the threads as its executor (Django's own context inside it then uses that one); when
-    all are busy, a long download or stream holding one, the request gets a thread of its
-    own, as before. A thread's database connection goes back to the pool after each
-    request (``request_finished``), as with Django's threads."""
-
-    def __init__(self, app: Any, threads: int) -> None:
-        self.app = app
-        self.free = [ThreadPoolExecutor(max_workers=1, thread_name_prefix="request") for _ in range(threads)]
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not self.free:
-            await self.app(scope, receive, send)
-            return
-        executor = self.free.pop()
-        try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.app(scope, receive, send)
-        finally:
-            self.free.append(executor)
 
 
 class EndsStartedResponses:

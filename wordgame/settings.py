@@ -451,9 +451,6 @@ def env_gc_thresholds(name: str, default: tuple[int, int, int]) -> tuple[int, in
 # connections took 60-200 ms each, several a minute (docs/benchmarks.md). The young
 # generations keep Python's thresholds (larger ones made their own pauses 50-65 ms).
 GC_THRESHOLDS = env_gc_thresholds("GC_THRESHOLDS", (700, 10, 1000))
-# HTTP requests run on this many long-lived threads per server process
-# (wordgame.middleware.RequestThreads); when all are busy a request gets a thread of its own.
-REQUEST_THREADS = env_int("REQUEST_THREADS", 8)
 
 # Coins (accounts.services): what a player earns. 0 switches an earning off.
 COINS_SIGNUP = env_count("COINS_SIGNUP", 50)
