@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+import engine
 from accounts.services import grant_coins, start_vacation
 from games import extras, live, rendering
 from games.actions import Play
@@ -251,3 +252,23 @@ def test_no_version_is_made_without_the_one_before_or_after_a_challenge_or_an_en
     assert live.loaded_games.cached(classic.pk, classic.version) is None
     kept = live.loaded_games.get(classic.pk, classic.version)
     assert [m.withdrawn for m in kept.moves] == [True, False]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_moves_in_one_transaction_make_each_version_as_it_was(ana: Any, ben: Any) -> None:
+    game = make_game(ana, ben, racks=("CATSEOD", "SJQXZKV"))
+    start = game.version
+    live.loaded_games.get(game.pk, start)
+    with transaction.atomic():
+        game.play(ana, CAT_AT_CENTRE, version=game.version)
+        first_scores = [s.score for s in game.seat_list()]
+        game.play(ben, [engine.Placement(7, 10, "S")], version=game.version)
+    first, second = (live.loaded_games.cached(game.pk, start + n) for n in (1, 2))
+    assert first is not None
+    assert second is not None
+    # The later move changed neither the scores nor the state of the version before it.
+    assert [s.score for s in first.game.seat_list()] == first_scores
+    assert first.game.state["moves_played"] == 1
+    assert len(first.moves) == 1
+    assert [s.score for s in second.game.seat_list()] == [s.score for s in game.seat_list()]
+    same_as_read(second, [ana, ben])
