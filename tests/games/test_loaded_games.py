@@ -16,8 +16,8 @@ from games import extras, live, rendering
 from games.actions import Play
 from games.gameview import Loaded, load_game, view_of
 from games.models import Game
-from games.services import buy_extra, start_game
-from tests.games.helpers import CAT_AT_CENTRE, make_game, pov_of, set_racks
+from games.services import buy_extra
+from tests.games.helpers import CAT_AT_CENTRE, make_game, pov_of
 from tests.games.test_classic_challenges import CAD_AT_CENTRE
 
 HX = {"HX-Request": "true"}
@@ -231,18 +231,7 @@ def test_no_version_is_made_without_the_one_before_or_after_a_challenge_or_an_en
     assert live.loaded_games.made == made
     assert live.loaded_games.cached(game.pk, game.version) is None
 
-    classic = start_game(
-        creator=ana,
-        mode=Game.Mode.FRIEND,
-        language="en",
-        opponent=ben,
-        first=0,
-        preset="classic",
-        challenge="single",
-    )
-    classic.accept(ben, version=classic.version)
-    set_racks(classic, ("CATSEOD", "DOGSEAT"))
-    classic.refresh_from_db()
+    classic = make_game(ana, ben, racks=("CATSEOD", "DOGSEAT"), preset="classic", challenge="single")
     live.loaded_games.get(classic.pk, classic.version)
     classic.play(ana, CAD_AT_CENTRE, version=classic.version)  # a phony, made from the one held
     assert live.loaded_games.cached(classic.pk, classic.version) is not None
