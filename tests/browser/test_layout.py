@@ -106,17 +106,22 @@ def test_phone_lobby_shows_the_computers_level(open_page: Any, ana: Any, ben: An
     row = page.locator(".game-row", has_text="Computer")
     expect(row).to_contain_text("(Mittel)")
     # Every word of the opponent's name is shown whole (wrapped between words if needed),
-    # once the page has settled (a loaded machine may measure while the lobby's first
-    # live update is still being laid out).
+    # once the page has settled: a loaded machine may measure while the lobby's first
+    # live update is still being laid out. A word not laid out yet has no box at all (no
+    # client rect, and nothing to overflow): it is measured once every word has one.
     deadline = time.monotonic() + 5
     while True:
         truncated = row.locator(".opp .w").evaluate_all(
             "els => els.filter(el => el.scrollWidth > el.clientWidth).map(el => el.textContent)"
         )
-        if not truncated or time.monotonic() > deadline:
+        unlaid = page.eval_on_selector_all(
+            ".game-row .opp .w", "els => els.filter(el => el.getClientRects().length === 0).length"
+        )
+        if (not truncated and not unlaid) or time.monotonic() > deadline:
             break
         page.wait_for_timeout(200)
     assert truncated == []
+    assert unlaid == 0
     assert words_unbroken(page, ".game-row .opp") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     viewport_shot(page, "lobby-phone-390x844-de")
