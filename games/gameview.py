@@ -95,6 +95,15 @@ def extensions_of(game: Game) -> tuple[Extension, ...]:
     return tuple(Extension(version, after, seat, at) for version, after, seat, at in rows)
 
 
+def away_of(game: Game) -> dict[int, datetime]:
+    """The players of ``game`` (going on) who are on vacation now, and until when:
+    opponents see it, it pauses the clock. One query; none once the game is over."""
+    if game.status != Game.Status.ACTIVE:
+        return {}
+    users = [s.user for s in game.seat_list() if s.user is not None]
+    return {p.user_id: p.effective_end for p in on_vacation_now(users)}
+
+
 @dataclass(frozen=True, slots=True)
 class Loaded:
     """What every viewer's view of a game at one version is built from: the game (with
@@ -124,20 +133,16 @@ class Loaded:
 
     @classmethod
     def of(cls, game: Game) -> Loaded:
-        seats = game.seat_list()
-        active = game.status == Game.Status.ACTIVE
         moves = game.moves.defer("engine_record")  # the record is for replays
         if game.state:
             # Only the moves of the game's version: one made since this copy was read
             # (the computer's reply, a resignation) belongs to the next version.
             moves = moves.filter(number__lte=game.state["moves_played"])
-        users = [s.user for s in seats if s.user is not None]
         return cls(
             game=game,
             moves=tuple(moves),
             purchases=tuple(ExtraPurchase.objects.filter(game=game).order_by("period", "pk")),
-            # Opponents see a vacation (it pauses the clock): until when. One query.
-            away={p.user_id: p.effective_end for p in on_vacation_now(users)} if active else {},
+            away=away_of(game),
             at=time.monotonic(),
             extensions=tuple(e for e in extensions_of(game) if e.version <= game.version),
         )

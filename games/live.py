@@ -37,10 +37,9 @@ from django.utils import translation
 from accounts import metrics
 from accounts.livesocket import off_thread
 from accounts.models import User
-from accounts.services import on_vacation_now
 from games import notify, rendering
 from games.actions import ENGINE_ACTION_KINDS, Action
-from games.gameview import GameView, Loaded, chat_lines, load_game, view_of
+from games.gameview import GameView, Loaded, away_of, chat_lines, load_game, view_of
 from games.models import Game, Move
 from games.pov import Pov, resolve
 from notifications import presence
@@ -126,9 +125,12 @@ class LoadedGames:
     def keep(self, data: Loaded, *, read: bool = True) -> Loaded:
         """Keep ``data`` (the oldest entries go: those past their time, and beyond
         ``KEEP``; entries are in the order they were read), read from the database
-        unless ``read`` is False."""
+        unless ``read`` is False (made from the version before: ``made``)."""
         with self.lock:
-            self.reads += read
+            if read:
+                self.reads += 1
+            else:
+                self.made += 1
             self.entries[(data.game.pk, data.game.version)] = data
             self.entries.move_to_end((data.game.pk, data.game.version))
             while self.entries and (
@@ -168,15 +170,13 @@ class LoadedGames:
         ):
             return
         fresh = self._fresh(before) is not None
-        users = [s.user for s in game.seat_list() if s.user is not None]
-        self.made += 1
         self.keep(
             read=False,
             data=Loaded(
                 game=game,
                 moves=(*before.moves, move),
                 purchases=before.purchases,
-                away=before.away if fresh else {p.user_id: p.effective_end for p in on_vacation_now(users)},
+                away=before.away if fresh else away_of(game),
                 at=before.at if fresh else time.monotonic(),
                 extensions=before.extensions,
             ),
