@@ -7,6 +7,8 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+from django.db import transaction
+
 import engine
 from engine.lexicon import WordListLexicon
 from games import live, rendering
@@ -140,3 +142,14 @@ def context(game: Game, viewer: Any) -> dict[str, object]:
 def fragments(game: Game, viewer: Any) -> str:
     """The full snapshot ``viewer`` is sent."""
     return live.snapshot(view_for(game, viewer), rendering.Frame(oob=True))
+
+
+def two_plays_in_one_commit(game: Game, first: Any, second: Any) -> list[int]:
+    """``first`` plays CAT at the centre, then ``second`` an S after it, in one
+    transaction (both broadcasts go out when it commits); the seats' scores after the
+    first play."""
+    with transaction.atomic():
+        game.play(first, CAT_AT_CENTRE, version=game.version)
+        scores = [s.score for s in game.seat_list()]
+        game.play(second, [engine.Placement(7, 10, "S")], version=game.version)
+    return scores

@@ -14,7 +14,7 @@ from django.test import Client
 import engine
 from games import live, realtime
 from games.models import Game
-from tests.games.helpers import CAT_AT_CENTRE, make_game
+from tests.games.helpers import CAT_AT_CENTRE, make_game, two_plays_in_one_commit
 from wordgame.asgi import application
 
 
@@ -160,14 +160,9 @@ async def test_viewer_that_missed_a_version_gets_the_full_snapshot(ana: Any, ben
         # As a process that holds no version of the game (it did not render the last).
         live.loaded_games.latest.clear()
 
-        def two_moves() -> None:
-            # One transaction: both events are sent after both moves, so the consumer
-            # reads version + 2 when it handles the first.
-            with transaction.atomic():
-                game.play(ana, CAT_AT_CENTRE, version=game.version)
-                game.play(ben, [engine.Placement(7, 10, "S")], version=game.version)
-
-        await sync_to_async(two_moves)()
+        # One transaction: both events are sent after both moves, so the consumer
+        # reads version + 2 when it handles the first.
+        await sync_to_async(two_plays_in_one_commit)(game, ana, ben)
         html = await communicator.receive_from(timeout=3)
         assert f'data-version="{game.version}" data-base=""' in html
         assert 'id="board"' in html
@@ -191,13 +186,7 @@ async def test_two_moves_in_one_commit_are_two_deltas_when_the_version_before_is
         assert connected
         await communicator.receive_from(timeout=3)  # the snapshot: this process holds the game
         start = game.version
-
-        def two_moves() -> None:
-            with transaction.atomic():
-                game.play(ana, CAT_AT_CENTRE, version=game.version)
-                game.play(ben, [engine.Placement(7, 10, "S")], version=game.version)
-
-        await sync_to_async(two_moves)()
+        await sync_to_async(two_plays_in_one_commit)(game, ana, ben)
         # Each version was made when its move committed: each event its own delta.
         first = await communicator.receive_from(timeout=3)
         second = await communicator.receive_from(timeout=3)

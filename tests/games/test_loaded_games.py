@@ -6,18 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-import engine
 from accounts.services import grant_coins, start_vacation
 from games import extras, live, rendering
 from games.actions import Play
 from games.gameview import Loaded, load_game, view_of
 from games.models import Game
 from games.services import buy_extra
-from tests.games.helpers import CAT_AT_CENTRE, make_game, pov_of
+from tests.games.helpers import CAT_AT_CENTRE, make_game, pov_of, two_plays_in_one_commit
 from tests.games.test_classic_challenges import CAD_AT_CENTRE
 
 HX = {"HX-Request": "true"}
@@ -248,10 +247,7 @@ def test_two_moves_in_one_transaction_make_each_version_as_it_was(ana: Any, ben:
     game = make_game(ana, ben, racks=("CATSEOD", "SJQXZKV"))
     start = game.version
     live.loaded_games.get(game.pk, start)
-    with transaction.atomic():
-        game.play(ana, CAT_AT_CENTRE, version=game.version)
-        first_scores = [s.score for s in game.seat_list()]
-        game.play(ben, [engine.Placement(7, 10, "S")], version=game.version)
+    first_scores = two_plays_in_one_commit(game, ana, ben)
     first, second = (live.loaded_games.cached(game.pk, start + n) for n in (1, 2))
     assert first is not None
     assert second is not None
